@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+/// \file aztables.hpp
+/// The one include a user needs.
+#pragma once
+
+#include <aztables/config.hpp>
+#include <aztables/credentials.hpp>
+#include <aztables/entity.hpp>
+#include <aztables/error.hpp>
+#include <aztables/options.hpp>
+#include <aztables/retry.hpp>
+#include <aztables/service_client.hpp>
+#include <aztables/table_client.hpp>
+#include <aztables/transport.hpp>

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+// Internal: the non-template heart shared by service_client and table_client:
+// endpoint, credential, signing, transport, and the retry loop that every
+// request goes through.
+#pragma once
+
+#include <aztables/credentials.hpp>
+#include <aztables/detail/codec.hpp>
+#include <aztables/detail/hmac.hpp>
+#include <aztables/detail/json_reader.hpp>
+#include <aztables/detail/url.hpp>
+#include <aztables/options.hpp>
+#include <aztables/retry.hpp>
+#include <aztables/transport.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <thread>
+
+AZTABLES_NAMESPACE_BEGIN
+namespace detail {
+
+inline constexpr std::string_view accept_minimal = "application/json;odata=minimalmetadata";
+inline constexpr std::string_view accept_none = "application/json;odata=nometadata";
+
+/// Category of an HTTP error status.
+inline errc errc_from_status(int status) noexcept {
+  switch (status) {
+    case 401:
+    case 403: return errc::authentication;
+    case 404: return errc::not_found;
+    case 409: return errc::conflict;
+    case 412: return errc::precondition_failed;
+    case 429:
+    case 503: return errc::throttled;
+    default: return status >= 500 ? errc::service : errc::bad_request;
+  }
+}
+
+/// Removes anything that looks like a secret from text that may be shown:
+/// `sig=` values and bearer tokens.
+inline std::string redact(std::string s) {
+  for (std::string_view marker : {std::string_view("sig="), std::string_view("Bearer ")}) {
+    std::size_t p = 0;
+    while ((p = s.find(marker, p)) != std::string::npos) {
+      std::size_t a = p + marker.size();
+      std::size_t b = s.find_first_of("& \r\n\"'<", a);
+      if (b == std::string::npos) b = s.size();
+      s.replace(a, b - a, "REDACTED");
+      p = a + 8;
+    }
+  }
+  return s;
+}
+
+/// Parses the server's retry hint, if any: x-ms-retry-after-ms, retry-after-ms,
+/// then Retry-After (seconds or an HTTP date relative to `now`).
+inline std::optional<std::chrono::milliseconds> retry_hint(const http_headers& h, std::chrono::system_clock::time_point now) {
+  auto ms_header = [&](std::string_view name) -> std::optional<std::chrono::milliseconds> {
+    const std::string* v = h.find(name);
+    if (!v) return std::nullopt;
+    double ms = 0;
+    auto r = std::from_chars(v->data(), v->data() + v->size(), ms);
+    if (r.ec != std::errc() || r.ptr != v->data() + v->size() || !(ms >= 0) || ms > 1e12) return std::nullopt;
+    return std::chrono::milliseconds(static_cast<std::int64_t>(ms));
+  };
+  if (auto m = ms_header("x-ms-retry-after-ms")) return m;
+  if (auto m = ms_header("retry-after-ms")) return m;
+  if (const std::string* v = h.find("Retry-After")) {
+    std::int64_t secs = 0;
+    auto r = std::from_chars(v->data(), v->data() + v->size(), secs);
+    if (r.ec == std::errc() && r.ptr == v->data() + v->size() && secs >= 0 && secs < 100000000)
+      return std::chrono::milliseconds(secs * 1000);
+    if (auto t = parse_rfc1123(*v)) {
+      auto d = std::chrono::duration_cast<std::chrono::milliseconds>(*t - now);
+      return d.count() > 0 ? d : std::chrono::milliseconds(0);
+    }
+  }
+  return std::nullopt;
+}
+
+/// What an operation asks the core to send.
+struct request_spec {
+  std::string_view method;   ///< GET POST PUT MERGE DELETE
+  std::string path;          ///< relative to the endpoint's base, already escaped ("Tables", "t(PartitionKey='a',...)")
+  std::string query;         ///< encoded, without '?', without the SAS
+  std::string_view accept = accept_minimal;
+  std::string_view content_type;  ///< empty: none
+  std::string body;
+  http_headers headers;      ///< extra headers (If-Match, Prefer, ...)
+};
+
+/// An operation's identity for the retry policy and the per-attempt hook.
+struct operation {
+  std::string_view name;
+  bool idempotent;
+};
+
+class client_core {
+ public:
+  static result<std::shared_ptr<client_core>> create(std::string_view endpoint_url, credential cred, client_options opt) {
+    auto ep = parse_endpoint(endpoint_url);
+    if (!ep) return std::move(ep).error();
+    auto core = std::make_shared<client_core>();
+    core->ep_ = std::move(*ep);
+    core->cred_ = std::move(cred);
+    core->opt_ = std::move(opt);
+    const bool secret_in_clear = core->ep_.scheme == "http" && !core->ep_.is_loopback() &&
+                                 (std::holds_alternative<sas_credential>(core->cred_) ||
+                                  std::holds_alternative<bearer_credential>(core->cred_));
+    if (secret_in_clear && !core->opt_.insecure_allow_http_with_secrets)
+      return error::invalid_argument("endpoint", "uses plain http to a non-loopback host with a SAS or bearer "
+                                                 "credential; use https (or set insecure_allow_http_with_secrets)");
+    if (auto* sk = std::get_if<shared_key_credential>(&core->cred_)) {
+      binary key;
+      if (sk->secret_base64_key().empty() || !base64_decode_to(sk->secret_base64_key(), key))
+        return error::invalid_argument("account key", "is not valid base64 (value not shown)");
+      if (sk->account_name().empty()) return error::invalid_argument("account name", "is empty");
+      core->account_ = sk->account_name();
+      core->mac_ = std::make_unique<hmac_sha256>(key);
+    } else {
+      core->account_ = account_from_host(core->ep_);
+    }
+    if (auto* sas = std::get_if<sas_credential>(&core->cred_)) {
+      std::string_view t = sas->token;
+      if (!t.empty() && t.front() == '?') t.remove_prefix(1);
+      if (t.empty()) return error::invalid_argument("SAS token", "is empty");
+      core->sas_ = std::string(t);
+    }
+    if (auto* b = std::get_if<bearer_credential>(&core->cred_)) {
+      if (!b->provider) return error::invalid_argument("bearer credential", "has no token provider");
+      core->scope_ = !b->scope.empty() ? b->scope
+                     : core->ep_.cosmos ? std::string("https://cosmos.azure.com/.default")
+                                        : std::string("https://storage.azure.com/.default");
+    }
+    if (!core->opt_.transport) {
+      curl_transport_options to;
+      to.connect_timeout = core->opt_.connect_timeout;
+      to.verify_tls = !core->opt_.insecure_skip_tls_verification;
+      to.ca_file = core->opt_.ca_file;
+      to.ca_path = core->opt_.ca_path;
+      to.max_response_bytes = core->opt_.max_response_bytes;
+      core->opt_.transport = make_curl_transport(to);
+    }
+    core->user_agent_ = "aztables-cpp/" AZTABLES_VERSION_STRING;
+    if (!core->opt_.user_agent_suffix.empty()) core->user_agent_ += " " + core->opt_.user_agent_suffix;
+    return core;
+  }
+
+  const endpoint& ep() const noexcept { return ep_; }
+  const std::string& account() const noexcept { return account_; }
+  const client_options& options() const noexcept { return opt_; }
+  bool cosmos() const noexcept { return ep_.cosmos; }
+
+  /// Absolute URL for a path relative to the endpoint base (no query).
+  std::string url_for(std::string_view path) const {
+    std::string u = ep_.base_url();
+    u += '/';
+    u.append(path.data(), path.size());
+    return u;
+  }
+
+  std::chrono::system_clock::time_point now() const {
+    return opt_.clock ? opt_.clock() : std::chrono::system_clock::now();
+  }
+
+  /// Builds the signed request for one attempt.
+  result<http_request> build(const request_spec& spec) {
+    http_request rq;
+    rq.method = std::string(spec.method);
+    rq.url = url_for(spec.path);
+    std::string query = spec.query;
+    if (!sas_.empty()) {
+      if (!query.empty()) query += '&';
+      query += sas_;
+    }
+    if (!query.empty()) {
+      rq.url += '?';
+      rq.url += query;
+    }
+    const std::string date = format_rfc1123(now());
+    rq.headers.add("x-ms-date", date);
+    rq.headers.add("x-ms-version", opt_.api_version);
+    rq.headers.add("Accept", std::string(spec.accept));
+    rq.headers.add("DataServiceVersion", "3.0;NetFx");
+    rq.headers.add("MaxDataServiceVersion", "3.0;NetFx");
+    rq.headers.add("User-Agent", user_agent_);
+    if (!spec.content_type.empty()) rq.headers.add("Content-Type", std::string(spec.content_type));
+    for (const auto& h : spec.headers) rq.headers.add(h.name, h.value);
+    if (mac_) {
+      const auto& sk = std::get<shared_key_credential>(cred_);
+      // CanonicalizedResource: "/" + account + the URL path as sent, plus
+      // ?comp= when the query has it.
+      std::string resource = "/" + account_ + ep_.base_path + "/" + spec.path;
+      std::size_t comp = spec.query.find("comp=");
+      if (comp != std::string::npos && (comp == 0 || spec.query[comp - 1] == '&')) {
+        std::size_t end = spec.query.find('&', comp);
+        resource += "?" + spec.query.substr(comp, end == std::string::npos ? std::string::npos : end - comp);
+      }
+      std::string to_sign;
+      const char* scheme;
+      if (sk.scheme() == shared_key_scheme::shared_key) {
+        to_sign.reserve(64 + resource.size());
+        to_sign.append(spec.method.data(), spec.method.size());
+        to_sign += "\n\n";
+        to_sign.append(spec.content_type.data(), spec.content_type.size());
+        to_sign += '\n';
+        to_sign += date;
+        to_sign += '\n';
+        to_sign += resource;
+        scheme = "SharedKey ";
+      } else {
+        to_sign = date + "\n" + resource;
+        scheme = "SharedKeyLite ";
+      }
+      auto mac = mac_->sign(to_sign);
+      std::string auth = scheme + account_ + ":";
+      base64_encode_to(auth, mac.data(), mac.size());
+      rq.headers.add("Authorization", std::move(auth));
+    } else if (std::holds_alternative<bearer_credential>(cred_)) {
+      auto tok = bearer_token();
+      if (!tok) return std::move(tok).error();
+      rq.headers.add("Authorization", "Bearer " + *tok);
+    }
+    rq.body = spec.body;
+    rq.timeout = opt_.attempt_timeout;
+    rq.connect_timeout = opt_.connect_timeout;
+    return rq;
+  }
+
+  /// The error a non-2xx response stands for.
+  static error error_from_response(http_response& resp) {
+    error e;
+    e.http_status = resp.status;
+    e.code = errc_from_status(resp.status);
+    if (const std::string* id = resp.headers.find("x-ms-request-id")) e.request_id = *id;
+    std::string body_code;
+    parse_error_body(resp.body, body_code, e.message);
+    if (const std::string* c = resp.headers.find("x-ms-error-code")) e.service_code = *c;
+    if (e.service_code.empty()) e.service_code = std::move(body_code);
+    if (e.message.empty()) e.message = "HTTP " + std::to_string(resp.status) + " with no error description";
+    e.message = redact(std::move(e.message));
+    return e;
+  }
+
+  /// Sends a request through the retry policy. Only 2xx responses are
+  /// returned as values; everything else becomes an error carrying the
+  /// attempt count.
+  result<http_response> execute(const operation& op, const request_spec& spec) {
+    const retry_options& rp = opt_.retry;
+    auto steady = [&] { return rp.now ? rp.now() : std::chrono::steady_clock::now(); };
+    const auto start = steady();
+    for (int attempt = 1;; ++attempt) {
+      auto rq = build(spec);
+      if (!rq) return std::move(rq).error();
+      result<http_response> r = opt_.transport->send(*rq);
+      error e;
+      const http_headers* hint_headers = nullptr;
+      if (r && r->status >= 200 && r->status < 300) {
+        if (rp.on_attempt) {
+          attempt_info info;
+          info.operation = op.name;
+          info.attempt = attempt;
+          info.http_status = r->status;
+          rp.on_attempt(info);
+        }
+        return r;
+      }
+      if (r) {
+        e = error_from_response(*r);
+        hint_headers = &r->headers;
+      } else {
+        e = std::move(r).error();
+        e.message = redact(std::move(e.message));
+      }
+      e.attempts = attempt;
+      const bool classified = rp.is_retryable ? rp.is_retryable(e) : default_is_retryable(e);
+      bool retry = classified && attempt <= rp.max_retries && (op.idempotent || rp.retry_non_idempotent);
+      std::chrono::milliseconds delay{0};
+      if (retry) {
+        delay = backoff_delay(rp.backoff, attempt, draw());
+        if (hint_headers) {
+          if (auto hint = retry_hint(*hint_headers, now())) delay = std::min(*hint, backoff_cap(rp.backoff));
+        }
+        if (rp.max_elapsed.count() > 0 &&
+            std::chrono::duration_cast<std::chrono::milliseconds>(steady() - start) + delay > rp.max_elapsed)
+          retry = false;
+      }
+      if (rp.on_attempt) {
+        attempt_info info;
+        info.operation = op.name;
+        info.attempt = attempt;
+        info.http_status = e.http_status;
+        info.failure = &e;
+        info.will_retry = retry;
+        info.delay = retry ? delay : std::chrono::milliseconds(0);
+        rp.on_attempt(info);
+      }
+      if (!retry) return e;
+      if (delay.count() > 0) {
+        if (rp.sleep) rp.sleep(delay);
+        else std::this_thread::sleep_for(delay);
+      }
+    }
+  }
+
+ private:
+  double draw() {
+    if (opt_.retry.random) return opt_.retry.random();
+    thread_local std::mt19937_64 gen{std::random_device{}()};
+    return std::uniform_real_distribution<double>(0.0, 1.0)(gen);
+  }
+
+  result<std::string> bearer_token() {
+    const auto& b = std::get<bearer_credential>(cred_);
+    std::lock_guard<std::mutex> lk(token_mu_);
+    const auto t = now();
+    if (token_ && token_->expires_on - b.refresh_margin > t) return token_->token;
+    auto fresh = b.provider(scope_);
+    if (!fresh) {
+      error e = std::move(fresh).error();
+      e.code = errc::authentication;
+      e.message = redact("token provider failed: " + e.message);
+      return e;
+    }
+    if (fresh->token.empty()) return error::make(errc::authentication, "token provider returned an empty token");
+    token_ = std::move(*fresh);
+    return token_->token;
+  }
+
+  endpoint ep_;
+  std::string account_;
+  credential cred_;
+  client_options opt_;
+  std::unique_ptr<hmac_sha256> mac_;
+  std::string sas_;
+  std::string scope_;
+  std::string user_agent_;
+  std::mutex token_mu_;
+  std::optional<access_token> token_;
+};
+
+}  // namespace detail
+AZTABLES_NAMESPACE_END

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+// Internal: base64, RFC 1123 / ISO 8601 dates with 100 ns ticks, number
+// formatting. Std-only.
+#pragma once
+
+#include <aztables/entity.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+
+AZTABLES_NAMESPACE_BEGIN
+namespace detail {
+
+inline constexpr char base64_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+inline void base64_encode_to(std::string& out, const std::uint8_t* p, std::size_t n) {
+  std::size_t start = out.size();
+  out.resize(start + ((n + 2) / 3) * 4);
+  char* o = &out[start];
+  std::size_t i = 0;
+  for (; i + 3 <= n; i += 3) {
+    std::uint32_t v = (std::uint32_t(p[i]) << 16) | (std::uint32_t(p[i + 1]) << 8) | p[i + 2];
+    *o++ = base64_chars[(v >> 18) & 63];
+    *o++ = base64_chars[(v >> 12) & 63];
+    *o++ = base64_chars[(v >> 6) & 63];
+    *o++ = base64_chars[v & 63];
+  }
+  if (i < n) {
+    std::uint32_t v = std::uint32_t(p[i]) << 16;
+    if (i + 1 < n) v |= std::uint32_t(p[i + 1]) << 8;
+    *o++ = base64_chars[(v >> 18) & 63];
+    *o++ = base64_chars[(v >> 12) & 63];
+    *o++ = (i + 1 < n) ? base64_chars[(v >> 6) & 63] : '=';
+    *o++ = '=';
+  }
+}
+
+inline std::string base64_encode(std::string_view s) {
+  std::string out;
+  base64_encode_to(out, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  return out;
+}
+
+inline int base64_value(char c) noexcept {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+/// Strict standard base64 (padding required when the length is not a
+/// multiple of 4 is tolerated only as canonical '=' padding).
+inline bool base64_decode_to(std::string_view s, binary& out) {
+  out.clear();
+  if (s.size() % 4 != 0) return false;
+  out.reserve(s.size() / 4 * 3);
+  for (std::size_t i = 0; i < s.size(); i += 4) {
+    int a = base64_value(s[i]), b = base64_value(s[i + 1]);
+    if (a < 0 || b < 0) return false;
+    bool last = i + 4 == s.size();
+    int c = s[i + 2] == '=' && last ? -2 : base64_value(s[i + 2]);
+    int d = s[i + 3] == '=' && last ? -2 : base64_value(s[i + 3]);
+    if (c == -1 || d == -1 || (c == -2 && d != -2)) return false;
+    std::uint32_t v = (std::uint32_t(a) << 18) | (std::uint32_t(b) << 12);
+    out.push_back(static_cast<std::uint8_t>(v >> 16));
+    if (c >= 0) {
+      v |= std::uint32_t(c) << 6;
+      out.push_back(static_cast<std::uint8_t>((v >> 8) & 0xff));
+      if (d >= 0) {
+        v |= std::uint32_t(d);
+        out.push_back(static_cast<std::uint8_t>(v & 0xff));
+      }
+    }
+  }
+  return true;
+}
+
+// --- civil dates (Howard Hinnant's algorithms) ---
+inline std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) noexcept {
+  y -= m <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+struct civil {
+  std::int64_t y;
+  unsigned m, d;
+};
+inline civil civil_from_days(std::int64_t z) noexcept {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t y = static_cast<std::int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  return {y + (m <= 2), m, d};
+}
+
+inline void put2(char* p, unsigned v) noexcept {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+}
+
+inline std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+/// "2026-01-02T03:04:05.1234567Z": always 7 fractional digits (years 0001-9999).
+inline void format_iso8601_to(std::string& out, datetime t) {
+  const std::int64_t tk = t.time_since_epoch().count();
+  const std::int64_t per_day = 864000000000LL;
+  const std::int64_t days = floor_div(tk, per_day);
+  std::int64_t rem = tk - days * per_day;
+  civil c = civil_from_days(days);
+  const unsigned frac = static_cast<unsigned>(rem % 10000000);
+  std::int64_t secs = rem / 10000000;
+  char buf[28];
+  std::int64_t y = c.y;
+  if (y < 0) y = 0;
+  if (y > 9999) y = 9999;
+  buf[0] = static_cast<char>('0' + (y / 1000) % 10);
+  buf[1] = static_cast<char>('0' + (y / 100) % 10);
+  buf[2] = static_cast<char>('0' + (y / 10) % 10);
+  buf[3] = static_cast<char>('0' + y % 10);
+  buf[4] = '-';
+  put2(buf + 5, c.m);
+  buf[7] = '-';
+  put2(buf + 8, c.d);
+  buf[10] = 'T';
+  put2(buf + 11, static_cast<unsigned>(secs / 3600));
+  buf[13] = ':';
+  put2(buf + 14, static_cast<unsigned>((secs / 60) % 60));
+  buf[16] = ':';
+  put2(buf + 17, static_cast<unsigned>(secs % 60));
+  buf[19] = '.';
+  unsigned f = frac;
+  for (int i = 6; i >= 0; --i) {
+    buf[20 + i] = static_cast<char>('0' + f % 10);
+    f /= 10;
+  }
+  buf[27] = 'Z';
+  out.append(buf, 28);
+}
+
+inline std::string format_iso8601(datetime t) {
+  std::string s;
+  format_iso8601_to(s, t);
+  return s;
+}
+
+/// Parses "YYYY-MM-DDThh:mm:ss[.f{1,7}](Z|+hh:mm|-hh:mm)". More than 7
+/// fractional digits are rejected rather than silently rounded.
+inline std::optional<datetime> parse_iso8601(std::string_view s) noexcept {
+  auto num = [&](std::size_t pos, std::size_t len, unsigned& v) {
+    if (pos + len > s.size()) return false;
+    v = 0;
+    for (std::size_t i = pos; i < pos + len; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      v = v * 10 + static_cast<unsigned>(s[i] - '0');
+    }
+    return true;
+  };
+  unsigned y, mo, d, h, mi, se;
+  if (s.size() < 20 || !num(0, 4, y) || s[4] != '-' || !num(5, 2, mo) || s[7] != '-' || !num(8, 2, d) ||
+      (s[10] != 'T' && s[10] != 't') || !num(11, 2, h) || s[13] != ':' || !num(14, 2, mi) || s[16] != ':' ||
+      !num(17, 2, se))
+    return std::nullopt;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
+  static constexpr unsigned mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (d > mdays[mo - 1]) return std::nullopt;
+  if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return std::nullopt;
+  std::size_t i = 19;
+  std::int64_t frac = 0;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    int digits = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (++digits > 7) return std::nullopt;
+      frac = frac * 10 + (s[i] - '0');
+      ++i;
+    }
+    if (digits == 0) return std::nullopt;
+    for (; digits < 7; ++digits) frac *= 10;
+  }
+  std::int64_t offset_s = 0;
+  if (i >= s.size()) return std::nullopt;
+  if (s[i] == 'Z' || s[i] == 'z') {
+    ++i;
+  } else if (s[i] == '+' || s[i] == '-') {
+    unsigned oh, om;
+    if (!num(i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' || !num(i + 4, 2, om) || oh > 23 || om > 59)
+      return std::nullopt;
+    offset_s = (static_cast<std::int64_t>(oh) * 3600 + om * 60) * (s[i] == '+' ? 1 : -1);
+    i += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (i != s.size()) return std::nullopt;
+  std::int64_t days = days_from_civil(y, mo, d);
+  std::int64_t secs = days * 86400 + h * 3600 + mi * 60 + se - offset_s;
+  return datetime(ticks(secs * 10000000 + frac));
+}
+
+/// "Sat, 21 Nov 2026 13:26:15 GMT" (for x-ms-date).
+inline std::string format_rfc1123(std::chrono::system_clock::time_point tp) {
+  static constexpr const char* wd[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};
+  static constexpr const char* mn[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const std::int64_t secs = std::chrono::duration_cast<std::chrono::seconds>(tp.time_since_epoch()).count();
+  const std::int64_t days = floor_div(secs, 86400);
+  const std::int64_t rem = secs - days * 86400;
+  civil c = civil_from_days(days);
+  char buf[32];
+  std::string out;
+  out.reserve(29);
+  out += wd[((days % 7) + 7) % 7];
+  out += ", ";
+  put2(buf, c.d);
+  out.append(buf, 2);
+  out += ' ';
+  out += mn[c.m - 1];
+  out += ' ';
+  out += std::to_string(c.y);
+  out += ' ';
+  put2(buf, static_cast<unsigned>(rem / 3600));
+  buf[2] = ':';
+  put2(buf + 3, static_cast<unsigned>((rem / 60) % 60));
+  buf[5] = ':';
+  put2(buf + 6, static_cast<unsigned>(rem % 60));
+  out.append(buf, 8);
+  out += " GMT";
+  return out;
+}
+
+/// Parses an RFC 1123 date ("Sun, 06 Nov 1994 08:49:37 GMT").
+inline std::optional<std::chrono::system_clock::time_point> parse_rfc1123(std::string_view s) noexcept {
+  static constexpr const char* mn[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  if (s.size() != 29 || s[3] != ',' || s[4] != ' ' || s[7] != ' ' || s[11] != ' ' || s[16] != ' ' ||
+      s[19] != ':' || s[22] != ':' || s.substr(25) != " GMT")
+    return std::nullopt;
+  auto n = [&](std::size_t pos, std::size_t len, unsigned& v) {
+    v = 0;
+    for (std::size_t i = pos; i < pos + len; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      v = v * 10 + static_cast<unsigned>(s[i] - '0');
+    }
+    return true;
+  };
+  unsigned d, y, h, mi, se, mo = 0;
+  for (unsigned i = 0; i < 12; ++i)
+    if (s.substr(8, 3) == mn[i]) mo = i + 1;
+  if (!mo || !n(5, 2, d) || !n(12, 4, y) || !n(17, 2, h) || !n(20, 2, mi) || !n(23, 2, se)) return std::nullopt;
+  if (d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
+  std::int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+  return std::chrono::system_clock::time_point(std::chrono::seconds(secs));
+}
+
+/// Shortest text that reads back to the same double (std::to_chars).
+inline void append_double(std::string& out, double d) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, d);
+  out.append(buf, r.ptr);
+}
+
+template <class I>
+inline void append_int(std::string& out, I v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+}  // namespace detail
+AZTABLES_NAMESPACE_END

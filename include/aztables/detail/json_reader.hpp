@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+// Internal: reading service JSON with simdjson's On-Demand API. Entities in
+// every metadata level, table lists, and error bodies.
+#pragma once
+
+#include <aztables/detail/codec.hpp>
+#include <aztables/entity.hpp>
+#include <aztables/error.hpp>
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+AZTABLES_NAMESPACE_BEGIN
+namespace detail {
+
+namespace od = simdjson::ondemand;
+
+inline error bad_json(std::string what) { return error::make(errc::invalid_response, std::move(what)); }
+
+/// Makes `body` usable by simdjson without a copy when it already has spare
+/// capacity for the padding; otherwise grows it once.
+inline simdjson::padded_string_view padded_view(std::string& body) {
+  if (body.capacity() < body.size() + simdjson::SIMDJSON_PADDING) body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  return simdjson::padded_string_view(body.data(), body.size(), body.capacity());
+}
+
+/// Maps an annotation value ("Edm.Int64") to a type; nullopt if unknown.
+inline std::optional<edm> edm_from_name(std::string_view n) noexcept {
+  if (n.size() < 5 || n.substr(0, 4) != "Edm.") return std::nullopt;
+  n.remove_prefix(4);
+  if (n == "String") return edm::string;
+  if (n == "Int64") return edm::int64;
+  if (n == "Int32") return edm::int32;
+  if (n == "Double") return edm::double_;
+  if (n == "DateTime") return edm::datetime;
+  if (n == "Guid") return edm::guid;
+  if (n == "Binary") return edm::binary;
+  if (n == "Boolean") return edm::boolean;
+  return std::nullopt;
+}
+
+/// Converts the string form of a value (how Int64, DateTime, Guid, Binary and
+/// special Doubles travel) to `type`.
+inline std::optional<error> convert_string(std::string_view name, std::string_view s, edm type, value& out) {
+  auto fail = [&](const char* what) {
+    return bad_json("property '" + std::string(name) + "': " + what);
+  };
+  switch (type) {
+    case edm::string: out = value(std::string(s)); return std::nullopt;
+    case edm::int64: {
+      std::int64_t v = 0;
+      auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return fail("Edm.Int64 value is not a 64-bit integer");
+      out = value(v);
+      return std::nullopt;
+    }
+    case edm::int32: {
+      std::int32_t v = 0;
+      auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return fail("Edm.Int32 value is not a 32-bit integer");
+      out = value(v);
+      return std::nullopt;
+    }
+    case edm::double_: {
+      if (s == "NaN") out = value(std::numeric_limits<double>::quiet_NaN());
+      else if (s == "Infinity" || s == "INF") out = value(std::numeric_limits<double>::infinity());
+      else if (s == "-Infinity" || s == "-INF") out = value(-std::numeric_limits<double>::infinity());
+      else {
+        double d = 0;
+        auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+        if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return fail("Edm.Double value is not a number");
+        out = value(d);
+      }
+      return std::nullopt;
+    }
+    case edm::datetime: {
+      auto t = parse_iso8601(s);
+      if (!t) return fail("Edm.DateTime value is not an ISO 8601 UTC time");
+      out = value(*t);
+      return std::nullopt;
+    }
+    case edm::guid: {
+      auto g = guid::parse(s);
+      if (!g) return fail("Edm.Guid value is not a GUID");
+      out = value(*g);
+      return std::nullopt;
+    }
+    case edm::binary: {
+      binary b;
+      if (!base64_decode_to(s, b)) return fail("Edm.Binary value is not base64");
+      out = value(std::move(b));
+      return std::nullopt;
+    }
+    case edm::boolean:
+      if (s == "true") out = value(true);
+      else if (s == "false") out = value(false);
+      else return fail("Edm.Boolean value is not true/false");
+      return std::nullopt;
+  }
+  return fail("unknown type");
+}
+
+/// Reads a JSON number token: a literal with '.', 'e' or 'E' is a Double
+/// (so 2.0 stays Double); an integer in Int32 range is Int32, else Int64.
+inline std::optional<error> read_number(std::string_view name, od::value& v, std::optional<edm> annotated, value& out) {
+  std::string_view tok = v.raw_json_token();
+  while (!tok.empty() && (tok.back() == ' ' || tok.back() == '\n' || tok.back() == '\r' || tok.back() == '\t'))
+    tok.remove_suffix(1);
+  const bool is_float = tok.find_first_of(".eE") != std::string_view::npos;
+  if (annotated == edm::double_ || (is_float && !annotated)) {
+    double d = 0;
+    if (v.get_double().get(d)) return bad_json("property '" + std::string(name) + "': bad Double");
+    out = value(d);
+    return std::nullopt;
+  }
+  if (is_float) return bad_json("property '" + std::string(name) + "': a fraction where an integer was annotated");
+  std::int64_t i = 0;
+  if (v.get_int64().get(i)) return bad_json("property '" + std::string(name) + "': integer out of range");
+  if (annotated == edm::int64) {
+    out = value(i);
+  } else if (i >= std::numeric_limits<std::int32_t>::min() && i <= std::numeric_limits<std::int32_t>::max()) {
+    out = value(static_cast<std::int32_t>(i));
+  } else if (annotated == edm::int32) {
+    return bad_json("property '" + std::string(name) + "': Edm.Int32 out of range");
+  } else {
+    out = value(i);
+  }
+  return std::nullopt;
+}
+
+/// Reads one entity object (any metadata level) into `e` (which is cleared).
+/// Annotations may come before or after their value.
+inline std::optional<error> read_entity(od::object obj, entity& e) {
+  e.clear();
+  e.partition_key.clear();
+  e.row_key.clear();
+  e.etag = etag();
+  e.timestamp.reset();
+  struct note {
+    std::string name;
+    edm type;
+  };
+  std::vector<note> notes;                 // annotations seen so far
+  std::vector<std::size_t> raw_strings;    // properties stored as String before their annotation
+  for (auto field : obj) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return bad_json("bad property name");
+    od::value v;
+    if (field.value().get(v)) return bad_json("bad value for '" + std::string(key) + "'");
+    constexpr std::string_view suffix = "@odata.type";
+    if (key.size() > suffix.size() && key.substr(key.size() - suffix.size()) == suffix) {
+      std::string_view tn;
+      if (v.get_string().get(tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
+      std::string_view pname = key.substr(0, key.size() - suffix.size());
+      if (pname == "Timestamp") continue;
+      auto t = edm_from_name(tn);
+      if (!t) return bad_json("property '" + std::string(pname) + "': unknown type " + std::string(tn.substr(0, 32)));
+      // Convert a value that came before its annotation.
+      for (std::size_t idx : raw_strings) {
+        const auto& p = e.properties()[idx];
+        if (p.name == pname) {
+          value converted;
+          if (auto err = convert_string(pname, *p.value.as_string(), *t, converted)) return err;
+          e.set(pname, std::move(converted));
+        }
+      }
+      notes.push_back({std::string(pname), *t});
+      continue;
+    }
+    if (key.size() > 6 && key.substr(0, 6) == "odata.") {
+      if (key == "odata.etag") {
+        std::string_view s;
+        if (v.get_string().get(s)) return bad_json("odata.etag is not a string");
+        e.etag = etag(std::string(s));
+      }
+      continue;
+    }
+    od::json_type jt;
+    if (v.type().get(jt)) return bad_json("bad value for '" + std::string(key) + "'");
+    if (key == "PartitionKey" || key == "RowKey" || key == "Timestamp") {
+      std::string_view s;
+      if (jt != od::json_type::string || v.get_string().get(s)) return bad_json(std::string(key) + " is not a string");
+      if (key == "PartitionKey") e.partition_key.assign(s);
+      else if (key == "RowKey") e.row_key.assign(s);
+      else if (auto t = parse_iso8601(s)) e.timestamp = *t;
+      continue;
+    }
+    std::optional<edm> annotated;
+    for (auto& n : notes)
+      if (n.name == key) annotated = n.type;
+    value val;
+    switch (jt) {
+      case od::json_type::string: {
+        std::string_view s;
+        if (v.get_string().get(s)) return bad_json("bad string for '" + std::string(key) + "'");
+        if (annotated) {
+          if (auto err = convert_string(key, s, *annotated, val)) return err;
+        } else {
+          val = value(std::string(s));
+          raw_strings.push_back(e.size());
+        }
+        break;
+      }
+      case od::json_type::number:
+        if (auto err = read_number(key, v, annotated, val)) return err;
+        break;
+      case od::json_type::boolean: {
+        bool b = false;
+        if (v.get_bool().get(b)) return bad_json("bad boolean for '" + std::string(key) + "'");
+        val = value(b);
+        break;
+      }
+      case od::json_type::null: continue;  // absent
+      default: return bad_json("property '" + std::string(key) + "' is an object or array");
+    }
+    e.append_unchecked(std::string(key), std::move(val));
+  }
+  return std::nullopt;
+}
+
+/// Parses a single-entity response body.
+inline result<entity> parse_entity(std::string& body) {
+  od::parser parser;
+  od::document doc;
+  if (parser.iterate(padded_view(body)).get(doc)) return bad_json("entity response is not JSON");
+  od::object obj;
+  if (doc.get_object().get(obj)) return bad_json("entity response is not a JSON object");
+  entity e;
+  if (auto err = read_entity(obj, e)) return std::move(*err);
+  return e;
+}
+
+/// Parses {"value":[{"TableName":"..."}, ...]} into names.
+inline std::optional<error> parse_table_names(std::string& body, std::vector<std::string>& names) {
+  od::parser parser;
+  od::document doc;
+  if (parser.iterate(padded_view(body)).get(doc)) return bad_json("table list is not JSON");
+  od::array arr;
+  if (doc["value"].get_array().get(arr)) return bad_json("table list has no 'value' array");
+  for (auto item : arr) {
+    od::object o;
+    if (item.get_object().get(o)) return bad_json("table list item is not an object");
+    std::string_view name;
+    if (o["TableName"].get_string().get(name)) return bad_json("table list item has no TableName");
+    names.emplace_back(name);
+  }
+  return std::nullopt;
+}
+
+/// Extracts (code, message) from an error body: JSON odata.error, XML
+/// <Error><Code/><Message/>, or nothing for an empty/unknown body. The
+/// message is cut before the "\nRequestId:" trailer the service appends.
+inline void parse_error_body(std::string& body, std::string& code, std::string& message) {
+  auto trim_trailer = [](std::string_view m) {
+    std::size_t p = m.find("\nRequestId:");
+    if (p != std::string_view::npos) m = m.substr(0, p);
+    while (!m.empty() && (m.back() == '\n' || m.back() == '\r' || m.back() == ' ')) m.remove_suffix(1);
+    return std::string(m.substr(0, 1024));
+  };
+  std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return;
+  if (body[first] == '{') {
+    od::parser parser;
+    od::document doc;
+    if (parser.iterate(padded_view(body)).get(doc)) return;
+    od::object err;
+    if (doc["odata.error"].get_object().get(err)) return;
+    for (auto f : err) {
+      std::string_view k;
+      if (f.unescaped_key().get(k)) return;
+      if (k == "code") {
+        std::string_view c;
+        if (!f.value().get_string().get(c)) code.assign(c.substr(0, 128));
+      } else if (k == "message") {
+        od::value mv;
+        if (f.value().get(mv)) return;
+        od::json_type t;
+        if (mv.type().get(t)) return;
+        std::string_view m;
+        if (t == od::json_type::string) {
+          if (!mv.get_string().get(m)) message = trim_trailer(m);
+        } else if (t == od::json_type::object) {
+          od::object mo;
+          if (!mv.get_object().get(mo) && !mo["value"].get_string().get(m)) message = trim_trailer(m);
+        }
+      }
+    }
+    return;
+  }
+  if (body[first] == '<') {
+    auto tag = [&](std::string_view name) -> std::string {
+      std::string open = "<" + std::string(name) + ">", close = "</" + std::string(name) + ">";
+      std::size_t a = body.find(open);
+      if (a == std::string::npos) return {};
+      a += open.size();
+      std::size_t b = body.find(close, a);
+      if (b == std::string::npos) return {};
+      return std::string(std::string_view(body).substr(a, b - a));
+    };
+    code = tag("Code").substr(0, 128);
+    message = trim_trailer(tag("Message"));
+  }
+}
+
+}  // namespace detail
+AZTABLES_NAMESPACE_END

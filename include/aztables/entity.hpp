@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+/// \file entity.hpp
+/// The dynamic entity and the eight Edm value types. Needs only std headers,
+/// so model code that includes it stays cheap to compile.
+#pragma once
+
+#include <aztables/config.hpp>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <ratio>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+AZTABLES_NAMESPACE_BEGIN
+
+/// Edm.Binary: raw bytes (at most 64 KiB per property).
+using binary = std::vector<std::uint8_t>;
+
+/// 100-nanosecond ticks: the service's DateTime precision.
+using ticks = std::chrono::duration<std::int64_t, std::ratio<1, 10000000>>;
+
+/// Edm.DateTime: a UTC time point with 100 ns precision.
+using datetime = std::chrono::time_point<std::chrono::system_clock, ticks>;
+
+/// Edm.Guid: 16 bytes, written in the canonical lowercase 8-4-4-4-12 form.
+class guid {
+ public:
+  guid() = default;
+  explicit guid(const std::array<std::uint8_t, 16>& bytes) : bytes_(bytes) {}
+
+  /// Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (either case, optional
+  /// braces). Returns nullopt for anything else.
+  static std::optional<guid> parse(std::string_view s) {
+    if (s.size() == 38 && s.front() == '{' && s.back() == '}') s = s.substr(1, 36);
+    if (s.size() != 36) return std::nullopt;
+    guid g;
+    std::size_t bi = 0;
+    for (std::size_t i = 0; i < 36;) {
+      if (i == 8 || i == 13 || i == 18 || i == 23) {
+        if (s[i] != '-') return std::nullopt;
+        ++i;
+        continue;
+      }
+      int hi = hex(s[i]), lo = hex(s[i + 1]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      g.bytes_[bi++] = static_cast<std::uint8_t>(hi * 16 + lo);
+      i += 2;
+    }
+    return g;
+  }
+
+  /// The canonical lowercase form.
+  std::string to_string() const {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string s;
+    s.reserve(36);
+    for (std::size_t i = 0; i < 16; ++i) {
+      if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+      s += digits[bytes_[i] >> 4];
+      s += digits[bytes_[i] & 15];
+    }
+    return s;
+  }
+
+  const std::array<std::uint8_t, 16>& bytes() const noexcept { return bytes_; }
+  friend bool operator==(const guid& a, const guid& b) noexcept { return a.bytes_ == b.bytes_; }
+  friend bool operator!=(const guid& a, const guid& b) noexcept { return !(a == b); }
+  friend bool operator<(const guid& a, const guid& b) noexcept { return a.bytes_ < b.bytes_; }
+
+ private:
+  static int hex(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+  std::array<std::uint8_t, 16> bytes_{};
+};
+
+/// An entity's ETag, for optimistic concurrency. Empty means "none known";
+/// `etag::any()` is `*` and matches any version.
+class etag {
+ public:
+  etag() = default;
+  explicit etag(std::string value) : value_(std::move(value)) {}
+  /// `*`: matches whatever version is stored (an unconditional update/delete).
+  static etag any() { return etag("*"); }
+  bool empty() const noexcept { return value_.empty(); }
+  bool is_any() const noexcept { return value_ == "*"; }
+  /// The ETag exactly as the service sent it.
+  const std::string& str() const noexcept { return value_; }
+  friend bool operator==(const etag& a, const etag& b) noexcept { return a.value_ == b.value_; }
+  friend bool operator!=(const etag& a, const etag& b) noexcept { return !(a == b); }
+
+ private:
+  std::string value_;
+};
+
+/// The eight property types of the Table service.
+enum class edm { string, binary, boolean, datetime, double_, guid, int32, int64 };
+
+/// The OData name of an Edm type, e.g. "Edm.Int64".
+inline const char* edm_name(edm t) noexcept {
+  switch (t) {
+    case edm::string: return "Edm.String";
+    case edm::binary: return "Edm.Binary";
+    case edm::boolean: return "Edm.Boolean";
+    case edm::datetime: return "Edm.DateTime";
+    case edm::double_: return "Edm.Double";
+    case edm::guid: return "Edm.Guid";
+    case edm::int32: return "Edm.Int32";
+    case edm::int64: return "Edm.Int64";
+  }
+  return "Edm.Unknown";
+}
+
+/// One typed property value. Construction picks the Edm type from the C++
+/// type: `std::string`/`const char*` -> String, `bool` -> Boolean,
+/// `std::int32_t` (and smaller ints) -> Int32, `std::int64_t` -> Int64,
+/// `double` -> Double, `datetime` -> DateTime, `guid` -> Guid, `binary` -> Binary.
+class value {
+ public:
+  using storage = std::variant<std::string, binary, bool, datetime, double, guid, std::int32_t, std::int64_t>;
+
+  value() : v_(std::string()) {}
+  value(std::string s) : v_(std::in_place_index<0>, std::move(s)) {}              // NOLINT
+  value(std::string_view s) : v_(std::in_place_index<0>, std::string(s)) {}       // NOLINT
+  value(const char* s) : v_(std::in_place_index<0>, std::string(s)) {}            // NOLINT
+  value(binary b) : v_(std::in_place_index<1>, std::move(b)) {}                   // NOLINT
+  value(bool b) : v_(std::in_place_index<2>, b) {}                                // NOLINT
+  value(datetime t) : v_(std::in_place_index<3>, t) {}                            // NOLINT
+  value(double d) : v_(std::in_place_index<4>, d) {}                              // NOLINT
+  value(guid g) : v_(std::in_place_index<5>, g) {}                                // NOLINT
+  /// Integers: signed types of up to 32 bits and unsigned types of up to 16
+  /// bits become Int32; wider ones (and uint32) become Int64. uint64 is not
+  /// accepted: it does not fit Int64.
+  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> &&
+                                          !std::is_same_v<I, char>,
+                                      int> = 0>
+  value(I i) : v_(make_int(i)) {}  // NOLINT
+
+  edm type() const noexcept { return static_cast<edm>(v_.index()); }
+
+  /// Pointer to the value if it has type `T` (one of the storage types), else nullptr.
+  template <class T>
+  const T* get_if() const noexcept {
+    return std::get_if<T>(&v_);
+  }
+  const std::string* as_string() const noexcept { return std::get_if<0>(&v_); }
+  const binary* as_binary() const noexcept { return std::get_if<1>(&v_); }
+  const bool* as_bool() const noexcept { return std::get_if<2>(&v_); }
+  const datetime* as_datetime() const noexcept { return std::get_if<3>(&v_); }
+  const double* as_double() const noexcept { return std::get_if<4>(&v_); }
+  const guid* as_guid() const noexcept { return std::get_if<5>(&v_); }
+  const std::int32_t* as_int32() const noexcept { return std::get_if<6>(&v_); }
+  const std::int64_t* as_int64() const noexcept { return std::get_if<7>(&v_); }
+
+  const storage& variant() const noexcept { return v_; }
+
+  /// Equal when type and value are equal. Doubles compare bitwise-exact except
+  /// that all NaNs are equal (so a round trip of NaN compares equal).
+  friend bool operator==(const value& a, const value& b) noexcept {
+    if (a.v_.index() != b.v_.index()) return false;
+    if (const double* x = a.as_double()) {
+      const double y = *b.as_double();
+      if (*x != *x) return y != y;
+      return *x == y;
+    }
+    return a.v_ == b.v_;
+  }
+  friend bool operator!=(const value& a, const value& b) noexcept { return !(a == b); }
+
+ private:
+  template <class I>
+  static storage make_int(I i) {
+    static_assert(!(std::is_unsigned_v<I> && sizeof(I) >= 8),
+                  "aztables::value: uint64 does not fit Edm.Int64; convert explicitly");
+    if constexpr ((std::is_signed_v<I> && sizeof(I) <= 4) || (std::is_unsigned_v<I> && sizeof(I) <= 2))
+      return storage(std::in_place_index<6>, static_cast<std::int32_t>(i));
+    else
+      return storage(std::in_place_index<7>, static_cast<std::int64_t>(i));
+  }
+  storage v_;
+};
+
+/// A named property of an entity.
+struct property {
+  std::string name;
+  aztables::value value;
+};
+
+/// The primary key of an entity. A struct, so the two strings cannot be swapped:
+/// `client.get({.partition_key = "p", .row_key = "r"})` (C++20) or `{"p", "r"}`.
+struct entity_key {
+  std::string partition_key;
+  std::string row_key;
+};
+
+/// A dynamic entity: the keys, the system properties (Timestamp, ETag) kept
+/// apart, and an ordered list of user properties with unique names.
+class entity {
+ public:
+  entity() = default;
+  entity(std::string partition_key, std::string row_key)
+      : partition_key(std::move(partition_key)), row_key(std::move(row_key)) {}
+
+  std::string partition_key;
+  std::string row_key;
+  /// Set by the service on read; sent as If-Match where an operation needs it.
+  aztables::etag etag;
+  /// Set by the service on every write; ignored when sent.
+  std::optional<datetime> timestamp;
+
+  /// Sets (or replaces) a property; returns *this for chaining.
+  entity& set(std::string_view name, aztables::value v) {
+    for (auto& p : props_)
+      if (p.name == name) {
+        p.value = std::move(v);
+        return *this;
+      }
+    props_.push_back(property{std::string(name), std::move(v)});
+    return *this;
+  }
+  /// The property's value, or nullptr when absent.
+  const aztables::value* get(std::string_view name) const noexcept {
+    for (auto& p : props_)
+      if (p.name == name) return &p.value;
+    return nullptr;
+  }
+  /// Removes a property; returns whether it was there.
+  bool erase(std::string_view name) {
+    for (auto it = props_.begin(); it != props_.end(); ++it)
+      if (it->name == name) {
+        props_.erase(it);
+        return true;
+      }
+    return false;
+  }
+  bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
+  std::size_t size() const noexcept { return props_.size(); }
+  bool empty() const noexcept { return props_.empty(); }
+  void reserve(std::size_t n) { props_.reserve(n); }
+  void clear() { props_.clear(); }
+  const std::vector<property>& properties() const noexcept { return props_; }
+  std::vector<property>::const_iterator begin() const noexcept { return props_.begin(); }
+  std::vector<property>::const_iterator end() const noexcept { return props_.end(); }
+
+  entity_key key() const { return {partition_key, row_key}; }
+
+  /// Appends without checking for a duplicate name (used by parsers that
+  /// already know names are unique).
+  void append_unchecked(std::string name, aztables::value v) {
+    props_.push_back(property{std::move(name), std::move(v)});
+  }
+
+  /// Keys and user properties equal, in any order (ETag/Timestamp ignored).
+  friend bool operator==(const entity& a, const entity& b) {
+    if (a.partition_key != b.partition_key || a.row_key != b.row_key || a.size() != b.size()) return false;
+    for (auto& p : a.props_) {
+      const aztables::value* o = b.get(p.name);
+      if (!o || !(*o == p.value)) return false;
+    }
+    return true;
+  }
+  friend bool operator!=(const entity& a, const entity& b) { return !(a == b); }
+
+ private:
+  std::vector<property> props_;
+};
+
+AZTABLES_NAMESPACE_END

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// Definitions of the libcurl transport (inline in header-only mode, compiled
+// once by <aztables/src.hpp> in separate-compilation mode).
+#pragma once
+
+#include <aztables/transport.hpp>
+
+#include <curl/curl.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+AZTABLES_NAMESPACE_BEGIN
+namespace detail {
+
+struct curl_easy_deleter {
+  void operator()(CURL* h) const noexcept { curl_easy_cleanup(h); }
+};
+struct curl_slist_deleter {
+  void operator()(curl_slist* l) const noexcept { curl_slist_free_all(l); }
+};
+using curl_easy_ptr = std::unique_ptr<CURL, curl_easy_deleter>;
+using curl_slist_ptr = std::unique_ptr<curl_slist, curl_slist_deleter>;
+
+inline void curl_global_once() {
+  static const bool initialized = [] {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    return true;
+  }();
+  (void)initialized;
+}
+
+inline transport_failure classify_curl(CURLcode c) noexcept {
+  switch (c) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY: return transport_failure::resolve;
+    case CURLE_COULDNT_CONNECT: return transport_failure::connect;
+    case CURLE_OPERATION_TIMEDOUT: return transport_failure::timeout;
+    case CURLE_SEND_ERROR: return transport_failure::send;
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING: return transport_failure::receive;
+    case CURLE_PARTIAL_FILE: return transport_failure::truncated;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS: return transport_failure::tls;
+    default: return transport_failure::other;
+  }
+}
+
+// Why a pool of easy handles rather than one curl multi handle: every call in
+// this SDK is synchronous from the caller's point of view, so a handle taken
+// from a mutex-guarded free list and given back afterwards costs one lock,
+// keeps that handle's live connection (curl_easy_reset keeps it) and lets any
+// number of threads send at once. Concurrency is bounded by the callers (the
+// bulk writer's worker count), not here.
+class curl_transport final : public transport {
+ public:
+  explicit curl_transport(curl_transport_options o) : opt_(std::move(o)) { curl_global_once(); }
+
+  result<http_response> send(const http_request& rq) override {
+    curl_easy_ptr h = acquire();
+    if (!h) return error::make(errc::transport, "could not create a curl handle");
+    result<http_response> r = perform(h.get(), rq);
+    release(std::move(h));
+    return r;
+  }
+
+ private:
+  struct receive_state {
+    http_response* resp;
+    std::size_t cap;
+    bool too_large = false;
+  };
+
+  static std::size_t on_body(char* p, std::size_t size, std::size_t n, void* ud) {
+    auto* st = static_cast<receive_state*>(ud);
+    std::size_t len = size * n;
+    if (st->resp->body.size() + len > st->cap) {
+      st->too_large = true;
+      return 0;  // aborts the transfer with CURLE_WRITE_ERROR
+    }
+    st->resp->body.append(p, len);
+    return len;
+  }
+
+  static std::size_t on_header(char* p, std::size_t size, std::size_t n, void* ud) {
+    auto* st = static_cast<receive_state*>(ud);
+    std::size_t len = size * n;
+    std::string_view line(p, len);
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
+    if (line.rfind("HTTP/", 0) == 0) {
+      st->resp->headers.clear();  // a new status line (after 100 Continue or a redirect)
+      return len;
+    }
+    std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) return len;
+    std::string_view name = line.substr(0, colon), value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    st->resp->headers.add(std::string(name), std::string(value));
+    return len;
+  }
+
+  result<http_response> perform(CURL* h, const http_request& rq) {
+    curl_easy_reset(h);  // keeps the live connection, DNS cache and TLS session
+    http_response resp;
+    receive_state st{&resp, opt_.max_response_bytes};
+    char errbuf[CURL_ERROR_SIZE] = {0};
+
+    curl_slist* raw = nullptr;
+    for (const auto& x : rq.headers) {
+      std::string line = x.name + ": " + x.value;
+      if (x.value.empty()) line = x.name + ";";  // curl's syntax for an empty header
+      raw = curl_slist_append(raw, line.c_str());
+    }
+    raw = curl_slist_append(raw, "Expect:");  // no 100-continue round trip
+    if (!rq.headers.find("Content-Type")) raw = curl_slist_append(raw, "Content-Type:");  // curl would add a form type
+    curl_slist_ptr headers(raw);
+
+    curl_easy_setopt(h, CURLOPT_URL, rq.url.c_str());
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &curl_transport::on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &st);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &curl_transport::on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &st);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, opt_.verify_tls ? 1L : 0L);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, opt_.verify_tls ? 2L : 0L);
+    if (!opt_.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, opt_.ca_file.c_str());
+    if (!opt_.ca_path.empty()) curl_easy_setopt(h, CURLOPT_CAPATH, opt_.ca_path.c_str());
+    auto connect_ms = rq.connect_timeout.count() > 0 ? rq.connect_timeout : opt_.connect_timeout;
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect_ms.count()));
+    if (rq.timeout.count() > 0) curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(rq.timeout.count()));
+
+    if (rq.method == "GET") {
+      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else if (rq.method == "HEAD") {
+      curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    } else if (rq.body.empty() && rq.method == "DELETE") {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "DELETE");
+    } else {
+      // The whole body is handed over as one buffer: curl sends headers and a
+      // body of up to 64 KiB in one write.
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(rq.body.size()));
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, rq.body.data());
+      if (rq.method != "POST") curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq.method.c_str());
+    }
+
+    CURLcode rc = curl_easy_perform(h);
+    if (rc != CURLE_OK) {
+      error e;
+      if (st.too_large) {
+        e.code = errc::invalid_response;
+        e.message = "response body exceeds the configured maximum of " + std::to_string(opt_.max_response_bytes) +
+                    " bytes";
+        return e;
+      }
+      e.code = errc::transport;
+      e.failure = classify_curl(rc);
+      e.message = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(rc));
+      return e;
+    }
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    resp.status = static_cast<int>(status);
+    return resp;
+  }
+
+  curl_easy_ptr acquire() {
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      if (!idle_.empty()) {
+        curl_easy_ptr h = std::move(idle_.back());
+        idle_.pop_back();
+        return h;
+      }
+    }
+    return curl_easy_ptr(curl_easy_init());
+  }
+  void release(curl_easy_ptr h) {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (idle_.size() < opt_.max_idle_connections) idle_.push_back(std::move(h));
+  }
+
+  curl_transport_options opt_;
+  std::mutex mu_;
+  std::vector<curl_easy_ptr> idle_;
+};
+
+}  // namespace detail
+
+AZTABLES_DECL std::shared_ptr<transport> make_curl_transport(const curl_transport_options& options) {
+  return std::make_shared<detail::curl_transport>(options);
+}
+
+AZTABLES_NAMESPACE_END
