@@ -1,5 +1,5 @@
 # Consumer tests, run by ctest as `cmake -P consumer_test.cmake` with:
-#   -DSTEP=install|find_package|add_subdirectory|pkg_config
+#   -DSTEP=install|find_package|add_subdirectory|pkg_config|recipes
 #   -DSOURCE_DIR=<aztables source> -DWORK_DIR=<scratch dir in the build tree>
 #   -DGENERATOR=<cmake generator> -DCXX=<C++ compiler>
 # install:          configure aztables alone (tests and examples off), then
@@ -7,6 +7,7 @@
 # find_package:     build tests/consumer against WORK_DIR/prefix and run it.
 # add_subdirectory: build tests/consumer with aztables as a subdirectory and run it.
 # pkg_config:       compile tests/consumer/main.cpp with `pkg-config --cflags --libs aztables`.
+# recipes:          static checks of packaging/ (conan and vcpkg themselves are not available).
 cmake_minimum_required(VERSION 3.16)
 
 foreach(v STEP SOURCE_DIR WORK_DIR GENERATOR CXX)
@@ -93,6 +94,24 @@ elseif(STEP STREQUAL "pkg_config")
   run("${CXX}" -std=c++17 -Wall -Wextra -Wpedantic -Werror "${consumer_src}/main.cpp"
       -o "${WORK_DIR}/pkg-config/consumer" ${flag_list})
   run("${WORK_DIR}/pkg-config/consumer")
+
+elseif(STEP STREQUAL "recipes")
+  # Conan and vcpkg are not installed here; check what can be checked without
+  # them: the files parse, and the vcpkg version matches project(VERSION).
+  file(READ "${SOURCE_DIR}/CMakeLists.txt" top)
+  string(REGEX MATCH "project\\(aztables VERSION ([0-9.]+)" _ "${top}")
+  set(version "${CMAKE_MATCH_1}")
+  file(READ "${SOURCE_DIR}/packaging/vcpkg/aztables/vcpkg.json" manifest)
+  string(JSON port_version ERROR_VARIABLE json_error GET "${manifest}" "version-semver")
+  if(json_error OR NOT port_version STREQUAL version)
+    message(FATAL_ERROR "packaging/vcpkg/aztables/vcpkg.json: version-semver '${port_version}' "
+                        "does not match project version '${version}' ${json_error}")
+  endif()
+  find_program(PYTHON3 python3 REQUIRED)
+  foreach(py packaging/conan/conanfile.py packaging/conan/test_package/conanfile.py)
+    run("${PYTHON3}" -c "import ast,sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])" "${SOURCE_DIR}/${py}")
+  endforeach()
+  message(STATUS "recipes: vcpkg.json version ${port_version} = project version; conanfiles parse")
 
 else()
   message(FATAL_ERROR "consumer_test.cmake: unknown STEP '${STEP}'")

@@ -6,7 +6,7 @@
 set(_aztables_consumer_args
     "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}" "-DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/consumer"
     "-DGENERATOR=${CMAKE_GENERATOR}" "-DCXX=${CMAKE_CXX_COMPILER}")
-foreach(step install find_package add_subdirectory pkg_config)
+foreach(step install find_package add_subdirectory pkg_config recipes)
   add_test(NAME "consumer:${step}"
            COMMAND ${CMAKE_COMMAND} -DSTEP=${step} ${_aztables_consumer_args}
                    -P "${CMAKE_CURRENT_SOURCE_DIR}/consumer/consumer_test.cmake")
@@ -14,4 +14,5 @@ endforeach()
 set_tests_properties("consumer:install" PROPERTIES FIXTURES_SETUP aztables_installed)
 set_tests_properties("consumer:find_package" "consumer:pkg_config" PROPERTIES FIXTURES_REQUIRED aztables_installed)
 set_tests_properties("consumer:install" "consumer:find_package" "consumer:add_subdirectory" "consumer:pkg_config"
+                     "consumer:recipes"
                      PROPERTIES LABELS consumer TIMEOUT 600)
