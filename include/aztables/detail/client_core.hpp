@@ -8,6 +8,7 @@
 #include <aztables/detail/codec.hpp>
 #include <aztables/detail/hmac.hpp>
 #include <aztables/detail/json_reader.hpp>
+#include <aztables/detail/shared_key.hpp>
 #include <aztables/detail/url.hpp>
 #include <aztables/options.hpp>
 #include <aztables/retry.hpp>
@@ -196,29 +197,11 @@ class client_core {
     if (mac_) {
       const auto& sk = std::get<shared_key_credential>(cred_);
       // CanonicalizedResource: "/" + account + the URL path as sent, plus
-      // ?comp= when the query has it.
-      std::string resource = "/" + account_ + ep_.base_path + "/" + spec.path;
-      std::size_t comp = spec.query.find("comp=");
-      if (comp != std::string::npos && (comp == 0 || spec.query[comp - 1] == '&')) {
-        std::size_t end = spec.query.find('&', comp);
-        resource += "?" + spec.query.substr(comp, end == std::string::npos ? std::string::npos : end - comp);
-      }
-      std::string to_sign;
-      const char* scheme;
-      if (sk.scheme() == shared_key_scheme::shared_key) {
-        to_sign.reserve(64 + resource.size());
-        to_sign.append(spec.method.data(), spec.method.size());
-        to_sign += "\n\n";
-        to_sign.append(spec.content_type.data(), spec.content_type.size());
-        to_sign += '\n';
-        to_sign += date;
-        to_sign += '\n';
-        to_sign += resource;
-        scheme = "SharedKey ";
-      } else {
-        to_sign = date + "\n" + resource;
-        scheme = "SharedKeyLite ";
-      }
+      // ?comp= when the query has it (detail/shared_key.hpp).
+      const std::string to_sign =
+          string_to_sign(sk.scheme(), spec.method, spec.content_type, date,
+                         canonicalized_resource(account_, ep_.base_path, spec.path, spec.query));
+      const char* scheme = authorization_scheme(sk.scheme());
       auto mac = mac_->sign(to_sign);
       std::string auth = scheme + account_ + ":";
       base64_encode_to(auth, mac.data(), mac.size());
