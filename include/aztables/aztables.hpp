@@ -3,12 +3,14 @@
 /// The one include a user needs.
 #pragma once
 
+#include <aztables/batch.hpp>
 #include <aztables/config.hpp>
 #include <aztables/credentials.hpp>
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
 #include <aztables/options.hpp>
 #include <aztables/retry.hpp>
+#include <aztables/sas.hpp>
 #include <aztables/service_client.hpp>
 #include <aztables/table_client.hpp>
 #include <aztables/transport.hpp>
