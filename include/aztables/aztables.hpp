@@ -3,7 +3,6 @@
 /// The one include a user needs.
 #pragma once
 
-#include <aztables/batch.hpp>
 #include <aztables/config.hpp>
 #include <aztables/credentials.hpp>
 #include <aztables/entity.hpp>

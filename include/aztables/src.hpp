@@ -9,7 +9,6 @@
 #error "Define AZTABLES_SEPARATE_COMPILATION in every translation unit to use <aztables/src.hpp>"
 #endif
 
-#include <aztables/impl/batch.ipp>
 #include <aztables/impl/credentials.ipp>
 #include <aztables/impl/curl_transport.ipp>
 #include <aztables/impl/sas.ipp>
