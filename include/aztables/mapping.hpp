@@ -1,0 +1,824 @@
+// SPDX-License-Identifier: MIT
+/// \file mapping.hpp
+/// Mapping a user's struct to an entity: the `entity_traits<T>` customisation
+/// point, `field` / `fields`, the `AZTABLES_MAP` shorthand, opt-in enums
+/// (`enum_traits<E>`), and the conversions `to_entity` / `from_entity`.
+///
+/// Std-only (plus entity.hpp and error.hpp): model code may include it freely;
+/// no JSON, HTTP or crypto header comes with it.
+///
+/// \code
+/// struct order {
+///   std::string customer, id;
+///   std::int64_t quantity = 0;          // the member type decides the Edm type
+///   double total = 0;
+///   std::optional<std::string> note;    // omitted when empty, tolerated when absent
+///   aztables::etag etag;                // optional: enables If-Match
+/// };
+/// template <> struct aztables::entity_traits<order> {
+///   static constexpr auto partition_key = &order::customer;
+///   static constexpr auto row_key = &order::id;
+///   static constexpr auto etag = &order::etag;
+///   static constexpr auto properties = aztables::fields(
+///       aztables::field("Quantity", &order::quantity),
+///       aztables::field("Total", &order::total),
+///       aztables::field("Note", &order::note));
+/// };
+/// \endcode
+///
+/// Member types and the Edm type they are stored as: `std::string` (String),
+/// `bool` (Boolean), `std::int32_t` (Int32), `std::int64_t` (Int64), `double`
+/// (Double), `aztables::datetime` (DateTime, 100 ns), `aztables::guid` (Guid),
+/// `aztables::binary` (Binary), an enum with `aztables::enum_traits` (String or
+/// integer), and `std::optional` of any of these.
+///
+/// Reading is strict about types and lenient about presence: a stored value
+/// whose Edm type does not fit the member is an `errc::mapping` error naming
+/// the property; widening without loss is allowed (an Int32 into a
+/// `std::int64_t` or `double` member). Stored properties the struct does not
+/// map are ignored. A missing property is a `mapping` error unless the member
+/// is a `std::optional`, which then becomes empty.
+#pragma once
+
+#include <aztables/config.hpp>
+#include <aztables/entity.hpp>
+#include <aztables/error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+AZTABLES_NAMESPACE_BEGIN
+
+namespace detail {
+template <class>
+inline constexpr bool always_false_v = false;
+template <class T>
+using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+}  // namespace detail
+
+/// The customisation point that maps a struct `T` to an entity. Specialise it
+/// for your type (see the file comment) or use `AZTABLES_MAP`. Members:
+/// - `partition_key`, `row_key` (required): pointers to `std::string` members;
+/// - `etag` (optional): a pointer to an `aztables::etag` member, used for
+///   If-Match on update/delete and refreshed after writes and reads;
+/// - `properties` (optional): `aztables::fields(aztables::field("Name", &T::m), ...)`.
+///
+/// The primary template is not a mapping: using an unmapped type is a compile
+/// error that says how to map it.
+template <class T>
+struct entity_traits {
+  static_assert(detail::always_false_v<T>,
+                "aztables: this type has no entity mapping. Map it with `template <> struct "
+                "aztables::entity_traits<T> { static constexpr auto partition_key = &T::pk_member; static constexpr "
+                "auto row_key = &T::rk_member; static constexpr auto properties = aztables::fields(aztables::field("
+                "\"Name\", &T::member), ...); };` (optionally `static constexpr auto etag = &T::etag_member;`), or "
+                "with AZTABLES_MAP(T, pk_member, rk_member, members...) at global scope.");
+};
+
+/// One mapped property: the stored name and the member. Made by `field`.
+template <class T, class M>
+struct field_def {
+  using class_type = T;
+  using member_type = M;
+  const char* name;
+  M T::*member;
+};
+
+/// Maps the member `member` to the stored property `name`. The name is a wire
+/// contract: renaming the member does not rename stored data.
+template <class T, class M>
+constexpr field_def<T, M> field(const char* name, M T::*member) noexcept {
+  return field_def<T, M>{name, member};
+}
+
+namespace detail {
+template <class F>
+struct is_field_def : std::false_type {};
+template <class T, class M>
+struct is_field_def<field_def<T, M>> : std::true_type {};
+}  // namespace detail
+
+/// The list of mapped properties, for `entity_traits<T>::properties`.
+template <class... F>
+constexpr std::tuple<F...> fields(F... f) {
+  static_assert((detail::is_field_def<F>::value && ...),
+                "aztables::fields: every argument must be aztables::field(\"Name\", &T::member)");
+  return std::tuple<F...>(f...);
+}
+
+/// Derive `enum_traits<E>` from this to store an enum as an integer: Int32
+/// when the underlying type fits (signed up to 32 bits, unsigned up to 16),
+/// else Int64.
+struct enum_as_integer {};
+
+/// Opt-in for enum members. Either integer storage:
+/// \code
+/// template <> struct aztables::enum_traits<color> : aztables::enum_as_integer {};
+/// \endcode
+/// or String storage with explicit names (a wire contract, like property names):
+/// \code
+/// template <> struct aztables::enum_traits<size> {
+///   static constexpr std::pair<size, const char*> names[] = {{size::small, "Small"}, {size::large, "Large"}};
+/// };
+/// \endcode
+/// Writing a value without a name is an `invalid_argument` error; reading an
+/// unknown name is a `mapping` error.
+template <class E>
+struct enum_traits {
+  static_assert(detail::always_false_v<E>,
+                "aztables: an enum member needs aztables::enum_traits<E>: `template <> struct "
+                "aztables::enum_traits<E> : aztables::enum_as_integer {};` stores it as an integer; `template <> struct "
+                "aztables::enum_traits<E> { static constexpr std::pair<E, const char*> names[] = {{E::a, \"A\"}, ...}; "
+                "};` stores it as a String.");
+};
+
+namespace detail {
+
+/// What the decoder writes into; decides the accepted Edm types.
+enum class field_kind : std::uint8_t {
+  string,
+  boolean,
+  int32,
+  int64,
+  double_,
+  datetime,
+  guid,
+  binary,
+  enum_string,
+  enum_int32,
+  enum_int64,
+};
+
+/// The member type a kind stands for, for messages.
+inline const char* kind_name(field_kind k) noexcept {
+  switch (k) {
+    case field_kind::string: return "std::string";
+    case field_kind::boolean: return "bool";
+    case field_kind::int32: return "std::int32_t";
+    case field_kind::int64: return "std::int64_t";
+    case field_kind::double_: return "double";
+    case field_kind::datetime: return "aztables::datetime";
+    case field_kind::guid: return "aztables::guid";
+    case field_kind::binary: return "aztables::binary";
+    case field_kind::enum_string: return "an enum stored as Edm.String";
+    case field_kind::enum_int32: return "an enum stored as Edm.Int32";
+    case field_kind::enum_int64: return "an enum stored as Edm.Int64";
+  }
+  return "?";
+}
+
+/// The Edm type a kind is written as.
+constexpr edm kind_edm(field_kind k) noexcept {
+  switch (k) {
+    case field_kind::string: return edm::string;
+    case field_kind::boolean: return edm::boolean;
+    case field_kind::int32: return edm::int32;
+    case field_kind::int64: return edm::int64;
+    case field_kind::double_: return edm::double_;
+    case field_kind::datetime: return edm::datetime;
+    case field_kind::guid: return edm::guid;
+    case field_kind::binary: return edm::binary;
+    case field_kind::enum_string: return edm::string;
+    case field_kind::enum_int32: return edm::int32;
+    case field_kind::enum_int64: return edm::int64;
+  }
+  return edm::string;
+}
+
+/// Whether a stored value of type `t` may be read into a member of kind `k`:
+/// the same type, or an Int32 widened into an Int64 or Double member.
+constexpr bool fits(field_kind k, edm t) noexcept {
+  switch (k) {
+    case field_kind::int64:
+    case field_kind::enum_int64:
+    case field_kind::double_: return t == kind_edm(k) || t == edm::int32;
+    default: return t == kind_edm(k);
+  }
+}
+
+template <class M>
+struct optional_traits {
+  static constexpr bool is_optional = false;
+  using value_type = M;
+};
+template <class M>
+struct optional_traits<std::optional<M>> {
+  static constexpr bool is_optional = true;
+  using value_type = M;
+};
+
+template <class Tr, class = void>
+struct has_enum_names : std::false_type {};
+template <class Tr>
+struct has_enum_names<Tr, std::void_t<decltype(Tr::names)>> : std::true_type {};
+
+/// The kind of a (non-optional) member value type; a static_assert for
+/// anything else.
+template <class V>
+constexpr field_kind kind_of() {
+  if constexpr (std::is_same_v<V, std::string>) {
+    return field_kind::string;
+  } else if constexpr (std::is_same_v<V, bool>) {
+    return field_kind::boolean;
+  } else if constexpr (std::is_same_v<V, std::int32_t>) {
+    return field_kind::int32;
+  } else if constexpr (std::is_same_v<V, std::int64_t>) {
+    return field_kind::int64;
+  } else if constexpr (std::is_same_v<V, double>) {
+    return field_kind::double_;
+  } else if constexpr (std::is_same_v<V, datetime>) {
+    return field_kind::datetime;
+  } else if constexpr (std::is_same_v<V, guid>) {
+    return field_kind::guid;
+  } else if constexpr (std::is_same_v<V, binary>) {
+    return field_kind::binary;
+  } else if constexpr (std::is_enum_v<V>) {
+    using tr = enum_traits<V>;
+    using u = std::underlying_type_t<V>;
+    if constexpr (std::is_base_of_v<enum_as_integer, tr>) {
+      static_assert(!(std::is_unsigned_v<u> && sizeof(u) >= 8),
+                    "aztables: an enum with a 64-bit unsigned underlying type does not fit Edm.Int64");
+      return ((std::is_signed_v<u> && sizeof(u) <= 4) || (std::is_unsigned_v<u> && sizeof(u) <= 2))
+                 ? field_kind::enum_int32
+                 : field_kind::enum_int64;
+    } else {
+      static_assert(has_enum_names<tr>::value,
+                    "aztables: enum_traits<E> must either derive from aztables::enum_as_integer or define `static "
+                    "constexpr std::pair<E, const char*> names[] = {{E::a, \"A\"}, ...};`");
+      return field_kind::enum_string;
+    }
+  } else {
+    static_assert(always_false_v<V>,
+                  "aztables: unsupported member type in an entity mapping. Supported: std::string, bool, "
+                  "std::int32_t, std::int64_t, double, aztables::datetime, aztables::guid, aztables::binary, an enum "
+                  "with aztables::enum_traits<E>, and std::optional of one of these.");
+    return field_kind::string;
+  }
+}
+
+/// Everything the non-template code needs to read or write one mapped member.
+struct field_info {
+  std::string_view name;
+  field_kind kind = field_kind::string;
+  bool optional = false;
+  /// The member's value storage (`std::string*`, `std::int64_t*`, `E*`, ...);
+  /// an empty optional is emplaced first.
+  void* (*target)(void* obj) = nullptr;
+  /// The value storage, or nullptr for an empty optional.
+  const void* (*source)(const void* obj) = nullptr;
+  /// Optional members: makes the member empty.
+  void (*reset)(void* obj) = nullptr;
+  /// Enums: set from a stored name (false: unknown name) / integer (false: out of range).
+  bool (*enum_from_string)(void* target, std::string_view name) = nullptr;
+  bool (*enum_from_int)(void* target, std::int64_t v) = nullptr;
+  /// Enums: the stored name (nullptr: none) / the integer value.
+  const char* (*enum_to_string)(const void* source) = nullptr;
+  std::int64_t (*enum_to_int)(const void* source) = nullptr;
+};
+
+/// A mapped type, type-erased: built once per type from `entity_traits<T>`.
+struct entity_schema {
+  const field_info* fields = nullptr;
+  std::size_t size = 0;
+  std::string* (*partition_key)(void* obj) = nullptr;
+  std::string* (*row_key)(void* obj) = nullptr;
+  aztables::etag* (*etag)(void* obj) = nullptr;  ///< nullptr: no ETag member
+  /// Appends a value-initialised T to a `std::vector<T>` and returns it.
+  void* (*emplace_back)(void* vec) = nullptr;
+  /// Removes the last element of a `std::vector<T>`.
+  void (*pop_back)(void* vec) = nullptr;
+  /// "PartitionKey,RowKey,Name1,..." for $select.
+  std::string select;
+};
+
+// ---- compile-time checks -------------------------------------------------
+
+template <class P>
+struct member_pointer_traits {
+  static constexpr bool valid = false;
+};
+template <class C, class M>
+struct member_pointer_traits<M C::*> {
+  static constexpr bool valid = true;
+  using class_type = C;
+  using member_type = M;
+};
+
+template <class Tr, class = void>
+struct has_partition_key : std::false_type {};
+template <class Tr>
+struct has_partition_key<Tr, std::void_t<decltype(Tr::partition_key)>> : std::true_type {};
+template <class Tr, class = void>
+struct has_row_key : std::false_type {};
+template <class Tr>
+struct has_row_key<Tr, std::void_t<decltype(Tr::row_key)>> : std::true_type {};
+template <class Tr, class = void>
+struct has_etag_member : std::false_type {};
+template <class Tr>
+struct has_etag_member<Tr, std::void_t<decltype(Tr::etag)>> : std::true_type {};
+template <class Tr, class = void>
+struct has_properties : std::false_type {};
+template <class Tr>
+struct has_properties<Tr, std::void_t<decltype(Tr::properties)>> : std::true_type {};
+
+template <class T, class P, class Want>
+constexpr bool is_member_of() {
+  using mp = member_pointer_traits<std::remove_cv_t<P>>;
+  if constexpr (!mp::valid) {
+    return false;
+  } else {
+    return std::is_same_v<typename mp::member_type, Want> &&
+           (std::is_same_v<typename mp::class_type, T> || std::is_base_of_v<typename mp::class_type, T>);
+  }
+}
+
+template <class Tuple>
+struct is_fields_tuple : std::false_type {};
+template <class... F>
+struct is_fields_tuple<std::tuple<F...>> : std::bool_constant<(is_field_def<F>::value && ...)> {};
+
+constexpr bool cstr_equal(const char* a, const char* b) noexcept {
+  if (!a || !b) return a == b;
+  while (*a && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+
+constexpr bool is_reserved_name(const char* n) noexcept {
+  return cstr_equal(n, "PartitionKey") || cstr_equal(n, "RowKey") || cstr_equal(n, "Timestamp");
+}
+
+/// C# identifier rules (non-ASCII letters allowed), at most 255 characters.
+constexpr bool is_valid_name(const char* n) noexcept {
+  if (!n || !*n) return false;
+  std::size_t chars = 0;
+  for (const char* p = n; *p; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c >= 0x80;
+    const bool digit = c >= '0' && c <= '9';
+    if (p == n ? !letter : !(letter || digit)) return false;
+    if ((c & 0xc0) != 0x80) ++chars;
+  }
+  return chars <= 255;
+}
+
+template <class Tuple, std::size_t... I>
+constexpr bool names_ok(const Tuple& t, std::index_sequence<I...>, int what) {
+  const char* names[sizeof...(I) + 1] = {std::get<I>(t).name..., nullptr};
+  for (std::size_t i = 0; i < sizeof...(I); ++i) {
+    if (what == 0 && is_reserved_name(names[i])) return false;
+    if (what == 1)
+      for (std::size_t j = i + 1; j < sizeof...(I); ++j)
+        if (cstr_equal(names[i], names[j])) return false;
+    if (what == 2 && !is_reserved_name(names[i]) && !is_valid_name(names[i])) return false;
+  }
+  return true;
+}
+
+template <class T, class Tr, bool HasProps = has_properties<Tr>::value>
+struct property_checks {
+  static constexpr bool ok = true;
+  static constexpr std::size_t count = 0;
+};
+template <class T, class Tr>
+struct property_checks<T, Tr, true> {
+  using tuple_type = std::remove_cv_t<decltype(Tr::properties)>;
+  static_assert(is_fields_tuple<tuple_type>::value,
+                "aztables: entity_traits<T>::properties must be aztables::fields(aztables::field(\"Name\", "
+                "&T::member), ...)");
+  static constexpr std::size_t count = std::tuple_size_v<tuple_type>;
+  static_assert(names_ok(Tr::properties, std::make_index_sequence<count>(), 0),
+                "aztables: PartitionKey, RowKey and Timestamp are system properties and cannot be mapped as "
+                "properties: map the keys with partition_key / row_key (Timestamp is set by the service)");
+  static_assert(names_ok(Tr::properties, std::make_index_sequence<count>(), 1),
+                "aztables: two mapped properties have the same stored name; each property name must be unique");
+  static_assert(names_ok(Tr::properties, std::make_index_sequence<count>(), 2),
+                "aztables: a property name must follow C# identifier rules: a letter or '_' first, then letters, "
+                "digits or '_', at most 255 characters");
+  static constexpr bool ok = true;
+};
+
+/// All compile-time checks of a mapping; instantiated by every conversion.
+template <class T>
+struct mapping_checks {
+  using traits = entity_traits<T>;
+  static_assert(has_partition_key<traits>::value,
+                "aztables: entity_traits<T> needs `static constexpr auto partition_key = &T::member;` (a "
+                "std::string member)");
+  static_assert(has_row_key<traits>::value,
+                "aztables: entity_traits<T> needs `static constexpr auto row_key = &T::member;` (a std::string "
+                "member)");
+  static constexpr bool keys_ok = [] {
+    if constexpr (has_partition_key<traits>::value && has_row_key<traits>::value)
+      return is_member_of<T, decltype(traits::partition_key), std::string>() &&
+             is_member_of<T, decltype(traits::row_key), std::string>();
+    else
+      return true;
+  }();
+  static_assert(keys_ok, "aztables: entity_traits<T>::partition_key and row_key must point to std::string members of T");
+  static constexpr bool etag_ok = [] {
+    if constexpr (has_etag_member<traits>::value)
+      return is_member_of<T, decltype(traits::etag), aztables::etag>();
+    else
+      return true;
+  }();
+  static_assert(etag_ok, "aztables: entity_traits<T>::etag must point to an aztables::etag member of T");
+  static_assert(std::is_default_constructible_v<T>,
+                "aztables: a mapped type must be default-constructible (reads fill a value-initialised T)");
+  static constexpr bool ok = property_checks<T, traits>::ok;
+  static constexpr std::size_t count = property_checks<T, traits>::count;
+};
+
+// ---- the type-erased accessors ------------------------------------------
+
+template <class T, std::size_t I>
+struct field_access {
+  using traits = entity_traits<T>;
+  using def_type = std::tuple_element_t<I, std::remove_cv_t<decltype(traits::properties)>>;
+  using member_type = typename def_type::member_type;
+  using opt = optional_traits<member_type>;
+  using value_type = typename opt::value_type;
+  static constexpr field_kind kind = kind_of<value_type>();
+
+  static member_type& ref(void* obj) { return static_cast<T*>(obj)->*(std::get<I>(traits::properties).member); }
+  static const member_type& cref(const void* obj) {
+    return static_cast<const T*>(obj)->*(std::get<I>(traits::properties).member);
+  }
+  static void* target(void* obj) {
+    member_type& m = ref(obj);
+    if constexpr (opt::is_optional) {
+      if (!m) m.emplace();
+      return &*m;
+    } else {
+      return &m;
+    }
+  }
+  static const void* source(const void* obj) {
+    const member_type& m = cref(obj);
+    if constexpr (opt::is_optional) {
+      return m ? &*m : nullptr;
+    } else {
+      return &m;
+    }
+  }
+  static void reset(void* obj) {
+    if constexpr (opt::is_optional) ref(obj).reset();
+  }
+  static bool enum_from_string(void* t, std::string_view name) {
+    if constexpr (kind == field_kind::enum_string) {
+      for (const auto& n : enum_traits<value_type>::names)
+        if (name == n.second) {
+          *static_cast<value_type*>(t) = n.first;
+          return true;
+        }
+    }
+    (void)t;
+    (void)name;
+    return false;
+  }
+  static bool enum_from_int(void* t, std::int64_t v) {
+    if constexpr (std::is_enum_v<value_type>) {
+      using u = std::underlying_type_t<value_type>;
+      if constexpr (std::is_signed_v<u>) {
+        if (v < static_cast<std::int64_t>(std::numeric_limits<u>::min()) ||
+            v > static_cast<std::int64_t>(std::numeric_limits<u>::max()))
+          return false;
+      } else {
+        if (v < 0 || static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(std::numeric_limits<u>::max()))
+          return false;
+      }
+      *static_cast<value_type*>(t) = static_cast<value_type>(static_cast<u>(v));
+      return true;
+    } else {
+      (void)t;
+      (void)v;
+      return false;
+    }
+  }
+  static const char* enum_to_string(const void* s) {
+    if constexpr (kind == field_kind::enum_string) {
+      for (const auto& n : enum_traits<value_type>::names)
+        if (n.first == *static_cast<const value_type*>(s)) return n.second;
+    }
+    (void)s;
+    return nullptr;
+  }
+  static std::int64_t enum_to_int(const void* s) {
+    if constexpr (std::is_enum_v<value_type>) {
+      return static_cast<std::int64_t>(static_cast<std::underlying_type_t<value_type>>(*static_cast<const value_type*>(s)));
+    } else {
+      (void)s;
+      return 0;
+    }
+  }
+
+  static field_info info() {
+    field_info f;
+    f.name = std::get<I>(traits::properties).name;
+    f.kind = kind;
+    f.optional = opt::is_optional;
+    f.target = &target;
+    f.source = &source;
+    if (opt::is_optional) f.reset = &reset;
+    if (std::is_enum_v<value_type>) {
+      f.enum_from_string = &enum_from_string;
+      f.enum_from_int = &enum_from_int;
+      f.enum_to_string = &enum_to_string;
+      f.enum_to_int = &enum_to_int;
+    }
+    return f;
+  }
+};
+
+template <class T>
+struct key_access {
+  using traits = entity_traits<T>;
+  static std::string* partition_key(void* obj) { return &(static_cast<T*>(obj)->*(traits::partition_key)); }
+  static std::string* row_key(void* obj) { return &(static_cast<T*>(obj)->*(traits::row_key)); }
+  static aztables::etag* etag(void* obj) {
+    if constexpr (has_etag_member<traits>::value)
+      return &(static_cast<T*>(obj)->*(traits::etag));
+    else
+      return nullptr;
+  }
+};
+
+template <class T>
+struct vector_access {
+  static void* emplace_back(void* vec);
+  static void pop_back(void* vec);
+};
+
+template <class T, std::size_t... I>
+const entity_schema& make_schema(std::index_sequence<I...>) {
+  static const field_info infos[sizeof...(I) + 1] = {field_access<T, I>::info()..., field_info{}};
+  static const entity_schema schema = [] {
+    entity_schema s;
+    s.fields = infos;
+    s.size = sizeof...(I);
+    s.partition_key = &key_access<T>::partition_key;
+    s.row_key = &key_access<T>::row_key;
+    if (has_etag_member<entity_traits<T>>::value) s.etag = &key_access<T>::etag;
+    s.emplace_back = &vector_access<T>::emplace_back;
+    s.pop_back = &vector_access<T>::pop_back;
+    s.select = "PartitionKey,RowKey";
+    for (std::size_t i = 0; i < sizeof...(I); ++i) {
+      s.select += ',';
+      s.select.append(infos[i].name.data(), infos[i].name.size());
+    }
+    return s;
+  }();
+  return schema;
+}
+
+/// The schema of a mapped type (built once, thread-safe).
+template <class T>
+const entity_schema& schema_of() {
+  static_assert(!std::is_same_v<T, entity>, "aztables: aztables::entity is the dynamic entity; it has no mapping");
+  static_assert(mapping_checks<T>::ok, "aztables: invalid entity mapping");
+  return make_schema<T>(std::make_index_sequence<mapping_checks<T>::count>());
+}
+
+// ---- conversions over a schema (non-template) ---------------------------
+
+inline error mapping_error(std::string_view property, const std::string& what) {
+  return error::make(errc::mapping, "property '" + std::string(property) + "': " + what);
+}
+
+/// The error for a stored value of type `stored` that does not fit `f`.
+inline error type_mismatch(const field_info& f, edm stored) {
+  return mapping_error(f.name, std::string("stored as ") + edm_name(stored) + ", which does not fit the member type " +
+                                   kind_name(f.kind));
+}
+
+/// Writes a dynamic value into the member described by `f`.
+inline std::optional<error> assign_value(const field_info& f, const value& v, void* obj) {
+  if (!fits(f.kind, v.type())) return type_mismatch(f, v.type());
+  void* t = f.target(obj);
+  switch (f.kind) {
+    case field_kind::string: *static_cast<std::string*>(t) = *v.as_string(); break;
+    case field_kind::boolean: *static_cast<bool*>(t) = *v.as_bool(); break;
+    case field_kind::int32: *static_cast<std::int32_t*>(t) = *v.as_int32(); break;
+    case field_kind::int64:
+      *static_cast<std::int64_t*>(t) = v.as_int64() ? *v.as_int64() : static_cast<std::int64_t>(*v.as_int32());
+      break;
+    case field_kind::double_:
+      *static_cast<double*>(t) = v.as_double() ? *v.as_double() : static_cast<double>(*v.as_int32());
+      break;
+    case field_kind::datetime: *static_cast<datetime*>(t) = *v.as_datetime(); break;
+    case field_kind::guid: *static_cast<guid*>(t) = *v.as_guid(); break;
+    case field_kind::binary: *static_cast<binary*>(t) = *v.as_binary(); break;
+    case field_kind::enum_string:
+      if (!f.enum_from_string(t, *v.as_string()))
+        return mapping_error(f.name, "'" + v.as_string()->substr(0, 64) + "' is not a name in enum_traits<E>::names");
+      break;
+    case field_kind::enum_int32:
+    case field_kind::enum_int64: {
+      const std::int64_t i = v.as_int64() ? *v.as_int64() : static_cast<std::int64_t>(*v.as_int32());
+      if (!f.enum_from_int(t, i))
+        return mapping_error(f.name, std::to_string(i) + " is out of the range of the enum's underlying type");
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Reads the member described by `f` as a dynamic value; nullopt (and no
+/// error) for an empty optional.
+inline result<std::optional<value>> member_value(const field_info& f, const void* obj) {
+  const void* s = f.source(obj);
+  if (!s) return std::optional<value>();
+  switch (f.kind) {
+    case field_kind::string: return std::optional<value>(value(*static_cast<const std::string*>(s)));
+    case field_kind::boolean: return std::optional<value>(value(*static_cast<const bool*>(s)));
+    case field_kind::int32: return std::optional<value>(value(*static_cast<const std::int32_t*>(s)));
+    case field_kind::int64: return std::optional<value>(value(*static_cast<const std::int64_t*>(s)));
+    case field_kind::double_: return std::optional<value>(value(*static_cast<const double*>(s)));
+    case field_kind::datetime: return std::optional<value>(value(*static_cast<const datetime*>(s)));
+    case field_kind::guid: return std::optional<value>(value(*static_cast<const guid*>(s)));
+    case field_kind::binary: return std::optional<value>(value(*static_cast<const binary*>(s)));
+    case field_kind::enum_string: {
+      const char* n = f.enum_to_string(s);
+      if (!n)
+        return error::invalid_argument("property '" + std::string(f.name) + "'",
+                                       "enum value " + std::to_string(f.enum_to_int(s)) +
+                                           " has no name in aztables::enum_traits<E>::names");
+      return std::optional<value>(value(n));
+    }
+    case field_kind::enum_int32:
+      return std::optional<value>(value(static_cast<std::int32_t>(f.enum_to_int(s))));
+    case field_kind::enum_int64: return std::optional<value>(value(f.enum_to_int(s)));
+  }
+  return std::optional<value>();
+}
+
+/// A mapped object as a dynamic entity (keys, ETag if mapped, properties;
+/// empty optionals omitted).
+inline result<entity> schema_to_entity(const entity_schema& s, const void* obj) {
+  void* o = const_cast<void*>(obj);  // the accessors only read here
+  entity e(*s.partition_key(o), *s.row_key(o));
+  if (s.etag) e.etag = *s.etag(o);
+  e.reserve(s.size);
+  for (std::size_t i = 0; i < s.size; ++i) {
+    auto v = member_value(s.fields[i], obj);
+    if (!v) return std::move(v).error();
+    if (*v) e.append_unchecked(std::string(s.fields[i].name), std::move(**v));
+  }
+  return e;
+}
+
+/// Fills a mapped object from a dynamic entity.
+inline std::optional<error> schema_from_entity(const entity_schema& s, const entity& e, void* obj) {
+  *s.partition_key(obj) = e.partition_key;
+  *s.row_key(obj) = e.row_key;
+  if (s.etag) *s.etag(obj) = e.etag;
+  for (std::size_t i = 0; i < s.size; ++i) {
+    const field_info& f = s.fields[i];
+    const value* v = e.get(f.name);
+    if (!v) {
+      if (!f.optional)
+        return mapping_error(f.name, "is missing from the stored entity (map it to a std::optional member to allow "
+                                     "that)");
+      f.reset(obj);
+      continue;
+    }
+    if (auto err = assign_value(f, *v, obj)) return err;
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+/// Converts a mapped object to a dynamic entity: keys, the ETag member (if
+/// mapped) and every property, empty optionals omitted. Errors:
+/// `invalid_argument` for an enum value without a name. (Service rules such as
+/// key characters and sizes are checked when the entity is written.)
+template <class T>
+result<entity> to_entity(const T& obj) {
+  return detail::schema_to_entity(detail::schema_of<T>(), &obj);
+}
+
+/// Converts a dynamic entity to a mapped object. Stored properties the
+/// mapping does not name are ignored. Errors (`errc::mapping`, naming the
+/// property): a stored type that does not fit the member, a missing property
+/// for a non-optional member, an unknown enum name or an out-of-range enum value.
+template <class T>
+result<T> from_entity(const entity& e) {
+  const detail::entity_schema& s = detail::schema_of<T>();
+  T obj{};
+  if (auto err = detail::schema_from_entity(s, e, &obj)) return std::move(*err);
+  return obj;
+}
+
+namespace detail {
+template <class T>
+void* vector_access<T>::emplace_back(void* vec) {
+  return &static_cast<std::vector<T>*>(vec)->emplace_back();
+}
+template <class T>
+void vector_access<T>::pop_back(void* vec) {
+  static_cast<std::vector<T>*>(vec)->pop_back();
+}
+}  // namespace detail
+
+AZTABLES_NAMESPACE_END
+
+/// Maps `Type` with PartitionKey = `pk_member`, RowKey = `rk_member` and one
+/// property per listed member, named exactly like the member:
+/// \code
+/// struct runner { std::string race, bib; std::string name; std::int32_t age = 0; };
+/// AZTABLES_MAP(runner, race, bib, name, age);   // properties "name", "age"
+/// \endcode
+/// Use at global scope, with at least one member (up to 64). Stored names
+/// become a wire contract tied to member names; write the traits out (see
+/// `aztables::entity_traits`) to choose names or to map an ETag member.
+#define AZTABLES_MAP(Type, pk_member, rk_member, ...)                                                  \
+  template <>                                                                                          \
+  struct aztables::entity_traits<Type> {                                                               \
+    static constexpr auto partition_key = &Type::pk_member;                                            \
+    static constexpr auto row_key = &Type::rk_member;                                                  \
+    static constexpr auto properties = ::aztables::fields(                                             \
+        AZTABLES_DETAIL_EXPAND(AZTABLES_DETAIL_CAT(AZTABLES_DETAIL_FE_, AZTABLES_DETAIL_NARG(__VA_ARGS__))( \
+            AZTABLES_DETAIL_FIELD, Type, __VA_ARGS__)));                                               \
+  }
+
+#define AZTABLES_DETAIL_FIELD(Type, m) ::aztables::field(#m, &Type::m)
+#define AZTABLES_DETAIL_EXPAND(x) x
+#define AZTABLES_DETAIL_CAT_(a, b) a##b
+#define AZTABLES_DETAIL_CAT(a, b) AZTABLES_DETAIL_CAT_(a, b)
+#define AZTABLES_DETAIL_FE_1(M, T, x) M(T, x)
+#define AZTABLES_DETAIL_FE_2(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_1(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_3(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_2(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_4(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_3(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_5(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_4(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_6(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_5(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_7(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_6(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_8(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_7(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_9(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_8(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_10(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_9(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_11(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_10(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_12(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_11(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_13(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_12(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_14(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_13(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_15(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_14(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_16(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_15(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_17(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_16(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_18(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_17(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_19(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_18(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_20(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_19(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_21(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_20(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_22(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_21(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_23(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_22(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_24(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_23(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_25(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_24(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_26(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_25(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_27(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_26(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_28(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_27(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_29(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_28(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_30(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_29(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_31(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_30(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_32(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_31(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_33(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_32(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_34(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_33(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_35(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_34(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_36(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_35(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_37(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_36(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_38(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_37(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_39(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_38(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_40(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_39(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_41(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_40(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_42(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_41(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_43(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_42(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_44(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_43(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_45(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_44(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_46(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_45(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_47(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_46(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_48(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_47(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_49(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_48(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_50(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_49(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_51(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_50(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_52(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_51(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_53(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_52(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_54(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_53(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_55(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_54(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_56(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_55(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_57(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_56(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_58(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_57(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_59(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_58(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_60(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_59(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_61(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_60(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_62(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_61(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_63(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_62(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_FE_64(M, T, x, ...) M(T, x), AZTABLES_DETAIL_FE_63(M, T, __VA_ARGS__)
+#define AZTABLES_DETAIL_NTH(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, _49, _50, _51, _52, _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, N, ...) N
+#define AZTABLES_DETAIL_NARG(...) AZTABLES_DETAIL_NTH(__VA_ARGS__, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
