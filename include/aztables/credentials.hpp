@@ -28,10 +28,14 @@ enum class shared_key_scheme {
 /// output operator and appears in no error text.
 class shared_key_credential {
  public:
+  /// A credential for `account_name` with its base64 account key; nothing is
+  /// checked until a client is created (a bad key is `invalid_argument` then).
   shared_key_credential(std::string account_name, std::string base64_key,
                         shared_key_scheme scheme = shared_key_scheme::shared_key)
       : account_(std::move(account_name)), key_(std::move(base64_key)), scheme_(scheme) {}
+  /// The storage account name.
   const std::string& account_name() const noexcept { return account_; }
+  /// Which signing scheme requests use.
   shared_key_scheme scheme() const noexcept { return scheme_; }
   /// The base64 key, for the signer. Do not log it.
   const std::string& secret_base64_key() const noexcept { return key_; }
@@ -45,13 +49,13 @@ class shared_key_credential {
 /// A shared access signature token (the query string, with or without a
 /// leading '?'), as made by `aztables::sas` builders or the portal.
 struct sas_credential {
-  std::string token;
+  std::string token;  ///< e.g. "sv=2019-02-02&tn=orders&sp=r&se=...&sig=..."
 };
 
 /// A bearer token and when it expires.
 struct access_token {
-  std::string token;
-  std::chrono::system_clock::time_point expires_on;
+  std::string token;                                ///< the bearer token (never logged)
+  std::chrono::system_clock::time_point expires_on;  ///< when the token stops being valid
 };
 
 /// Returns a token for a scope ("https://storage.azure.com/.default" or
@@ -61,9 +65,11 @@ using token_provider = std::function<result<access_token>(std::string_view scope
 /// A bearer-token credential over a user-supplied provider. Tokens are cached
 /// and refreshed `refresh_margin` before they expire; thread-safe.
 struct bearer_credential {
+  /// Called for a new token; must not be empty.
   token_provider provider;
   /// Empty: chosen from the endpoint (Storage or Cosmos audience).
   std::string scope;
+  /// A cached token is replaced this long before it expires.
   std::chrono::seconds refresh_margin{300};
 };
 
@@ -83,7 +89,7 @@ inline constexpr std::string_view development_account_key =
 struct connection_config {
   std::string table_endpoint;  ///< e.g. "https://acct.table.core.windows.net" or "http://127.0.0.1:10002/devstoreaccount1"
   std::string account_name;    ///< may be empty for a SAS-only string with an explicit endpoint
-  aztables::credential credential;
+  aztables::credential credential;  ///< what the string authenticates with
 };
 
 /// Parses a storage connection string. Recognised keys (case-insensitive):

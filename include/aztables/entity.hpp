@@ -32,7 +32,9 @@ using datetime = std::chrono::time_point<std::chrono::system_clock, ticks>;
 /// Edm.Guid: 16 bytes, written in the canonical lowercase 8-4-4-4-12 form.
 class guid {
  public:
+  /// The nil GUID (all zero).
   guid() = default;
+  /// A GUID from its 16 bytes, in the order of its canonical text form.
   explicit guid(const std::array<std::uint8_t, 16>& bytes) : bytes_(bytes) {}
 
   /// Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (either case, optional
@@ -69,6 +71,7 @@ class guid {
     return s;
   }
 
+  /// The 16 bytes, in the order of the canonical text form.
   const std::array<std::uint8_t, 16>& bytes() const noexcept { return bytes_; }
   friend bool operator==(const guid& a, const guid& b) noexcept { return a.bytes_ == b.bytes_; }
   friend bool operator!=(const guid& a, const guid& b) noexcept { return !(a == b); }
@@ -88,11 +91,15 @@ class guid {
 /// `etag::any()` is `*` and matches any version.
 class etag {
  public:
+  /// No ETag ("none known").
   etag() = default;
+  /// An ETag exactly as the service sent it (e.g. `W/"datetime'...'"`).
   explicit etag(std::string value) : value_(std::move(value)) {}
   /// `*`: matches whatever version is stored (an unconditional update/delete).
   static etag any() { return etag("*"); }
+  /// True when no ETag is known.
   bool empty() const noexcept { return value_.empty(); }
+  /// True for `etag::any()` (`*`).
   bool is_any() const noexcept { return value_ == "*"; }
   /// The ETag exactly as the service sent it.
   const std::string& str() const noexcept { return value_; }
@@ -127,16 +134,26 @@ inline const char* edm_name(edm t) noexcept {
 /// `double` -> Double, `datetime` -> DateTime, `guid` -> Guid, `binary` -> Binary.
 class value {
  public:
+  /// The stored alternatives, in `edm` order.
   using storage = std::variant<std::string, binary, bool, datetime, double, guid, std::int32_t, std::int64_t>;
 
+  /// An empty Edm.String.
   value() : v_(std::string()) {}
+  /// Edm.String (valid UTF-8, checked when sent).
   value(std::string s) : v_(std::in_place_index<0>, std::move(s)) {}              // NOLINT
+  /// Edm.String.
   value(std::string_view s) : v_(std::in_place_index<0>, std::string(s)) {}       // NOLINT
+  /// Edm.String.
   value(const char* s) : v_(std::in_place_index<0>, std::string(s)) {}            // NOLINT
+  /// Edm.Binary.
   value(binary b) : v_(std::in_place_index<1>, std::move(b)) {}                   // NOLINT
+  /// Edm.Boolean.
   value(bool b) : v_(std::in_place_index<2>, b) {}                                // NOLINT
+  /// Edm.DateTime.
   value(datetime t) : v_(std::in_place_index<3>, t) {}                            // NOLINT
+  /// Edm.Double (NaN and the infinities included).
   value(double d) : v_(std::in_place_index<4>, d) {}                              // NOLINT
+  /// Edm.Guid.
   value(guid g) : v_(std::in_place_index<5>, g) {}                                // NOLINT
   /// Integers: signed types of up to 32 bits and unsigned types of up to 16
   /// bits become Int32; wider ones (and uint32) become Int64. uint64 is not
@@ -146,6 +163,7 @@ class value {
                                       int> = 0>
   value(I i) : v_(make_int(i)) {}  // NOLINT
 
+  /// The Edm type of the value.
   edm type() const noexcept { return static_cast<edm>(v_.index()); }
 
   /// Pointer to the value if it has type `T` (one of the storage types), else nullptr.
@@ -153,15 +171,24 @@ class value {
   const T* get_if() const noexcept {
     return std::get_if<T>(&v_);
   }
+  /// The string if the type is Edm.String, else nullptr.
   const std::string* as_string() const noexcept { return std::get_if<0>(&v_); }
+  /// The bytes if the type is Edm.Binary, else nullptr.
   const binary* as_binary() const noexcept { return std::get_if<1>(&v_); }
+  /// The flag if the type is Edm.Boolean, else nullptr.
   const bool* as_bool() const noexcept { return std::get_if<2>(&v_); }
+  /// The time if the type is Edm.DateTime, else nullptr.
   const datetime* as_datetime() const noexcept { return std::get_if<3>(&v_); }
+  /// The number if the type is Edm.Double, else nullptr.
   const double* as_double() const noexcept { return std::get_if<4>(&v_); }
+  /// The GUID if the type is Edm.Guid, else nullptr.
   const guid* as_guid() const noexcept { return std::get_if<5>(&v_); }
+  /// The number if the type is Edm.Int32, else nullptr (an Int64 is not converted).
   const std::int32_t* as_int32() const noexcept { return std::get_if<6>(&v_); }
+  /// The number if the type is Edm.Int64, else nullptr (an Int32 is not converted).
   const std::int64_t* as_int64() const noexcept { return std::get_if<7>(&v_); }
 
+  /// The underlying variant, for `std::visit`.
   const storage& variant() const noexcept { return v_; }
 
   /// Equal when type and value are equal. Doubles compare bitwise-exact except
@@ -192,27 +219,29 @@ class value {
 
 /// A named property of an entity.
 struct property {
-  std::string name;
-  aztables::value value;
+  std::string name;       ///< the property name (a C# identifier)
+  aztables::value value;  ///< the typed value
 };
 
 /// The primary key of an entity. A struct, so the two strings cannot be swapped:
 /// `client.get({.partition_key = "p", .row_key = "r"})` (C++20) or `{"p", "r"}`.
 struct entity_key {
-  std::string partition_key;
-  std::string row_key;
+  std::string partition_key;  ///< the PartitionKey
+  std::string row_key;        ///< the RowKey
 };
 
 /// A dynamic entity: the keys, the system properties (Timestamp, ETag) kept
 /// apart, and an ordered list of user properties with unique names.
 class entity {
  public:
+  /// An entity with empty keys and no properties.
   entity() = default;
+  /// An entity with these keys and no properties (keys are checked when sent).
   entity(std::string partition_key, std::string row_key)
       : partition_key(std::move(partition_key)), row_key(std::move(row_key)) {}
 
-  std::string partition_key;
-  std::string row_key;
+  std::string partition_key;  ///< the PartitionKey
+  std::string row_key;        ///< the RowKey
   /// Set by the service on read; sent as If-Match where an operation needs it.
   aztables::etag etag;
   /// Set by the service on every write; ignored when sent.
@@ -243,15 +272,24 @@ class entity {
       }
     return false;
   }
+  /// Whether a property of that name is set.
   bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
+  /// The number of user properties (keys, ETag and Timestamp not counted).
   std::size_t size() const noexcept { return props_.size(); }
+  /// True when there are no user properties.
   bool empty() const noexcept { return props_.empty(); }
+  /// Reserves room for `n` user properties.
   void reserve(std::size_t n) { props_.reserve(n); }
+  /// Removes every user property (keys, ETag and Timestamp stay).
   void clear() { props_.clear(); }
+  /// The user properties, in the order they were set.
   const std::vector<property>& properties() const noexcept { return props_; }
+  /// Iteration over the user properties.
   std::vector<property>::const_iterator begin() const noexcept { return props_.begin(); }
+  /// End of the user properties.
   std::vector<property>::const_iterator end() const noexcept { return props_.end(); }
 
+  /// The entity's primary key.
   entity_key key() const { return {partition_key, row_key}; }
 
   /// Appends without checking for a duplicate name (used by parsers that

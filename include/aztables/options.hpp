@@ -21,8 +21,9 @@ struct client_options {
   std::chrono::milliseconds connect_timeout{10000};
   /// Time allowed for one attempt (request sent, response received).
   std::chrono::milliseconds attempt_timeout{30000};
-  /// CA bundle file / directory for TLS (empty: system default).
+  /// CA bundle file for TLS (empty: system default).
   std::string ca_file;
+  /// CA certificate directory for TLS (empty: system default).
   std::string ca_path;
   /// DANGER: turns off TLS certificate and host-name verification. Only for
   /// test servers with self-signed certificates.
