@@ -7,6 +7,7 @@
 #include <aztables/credentials.hpp>
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
+#include <aztables/json.hpp>
 #include <aztables/keys.hpp>
 #include <aztables/options.hpp>
 #include <aztables/retry.hpp>

@@ -11,6 +11,7 @@
 
 #include <aztables/impl/credentials.ipp>
 #include <aztables/impl/curl_transport.ipp>
+#include <aztables/impl/json.ipp>
 #include <aztables/impl/keys.ipp>
 #include <aztables/impl/sas.ipp>
 #include <aztables/impl/service_client.ipp>
