@@ -9,6 +9,9 @@
 #error "Define AZTABLES_SEPARATE_COMPILATION in every translation unit to use <aztables/src.hpp>"
 #endif
 
+#include <aztables/impl/access_policy.ipp>
+#include <aztables/impl/batch.ipp>
+#include <aztables/impl/bulk.ipp>
 #include <aztables/impl/credentials.ipp>
 #include <aztables/impl/curl_transport.ipp>
 #include <aztables/impl/json.ipp>
