@@ -4,8 +4,6 @@
 #pragma once
 
 #include <aztables/access_policy.hpp>
-#include <aztables/batch.hpp>
-#include <aztables/bulk.hpp>
 #include <aztables/config.hpp>
 #include <aztables/credentials.hpp>
 #include <aztables/entity.hpp>
