@@ -8,6 +8,7 @@
 
 #include <aztables/access_policy.hpp>
 #include <aztables/detail/codec.hpp>
+#include <aztables/detail/url.hpp>  // hex_value
 #include <aztables/error.hpp>
 
 #include <cstdint>
