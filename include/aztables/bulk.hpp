@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/// \file bulk.hpp
+/// The bulk writer: any number of write actions over any partitions, sent as
+/// entity group transactions with bounded concurrency and optional pacing.
+///
+/// **Not atomic across batches.** Each batch (up to 100 actions of one
+/// partition, at most 4 MiB) is atomic on its own; when one fails, the
+/// others still apply. Every action ends either written or in
+/// `bulk_result::failures` with the reason: nothing is dropped silently.
+///
+/// ```cpp
+/// aztables::bulk_writer w(client, {.concurrency = 8});   // C++20 designated init
+/// for (auto& e : rows) w.upsert(std::move(e));
+/// auto r = w.write().value();
+/// for (auto& f : r.failures) std::cerr << f.index << ": " << f.error.to_string() << "\n";
+/// ```
+#pragma once
+
+#include <aztables/batch.hpp>
+#include <aztables/config.hpp>
+#include <aztables/entity.hpp>
+#include <aztables/error.hpp>
+#include <aztables/table_client.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+AZTABLES_NAMESPACE_BEGIN
+
+/// Options of a `bulk_writer`.
+struct bulk_options {
+  /// Batches in flight at once (one worker thread each); at least 1. The
+  /// client's transport keeps that many connections alive for reuse.
+  std::size_t concurrency = 4;
+  /// Pacing: at most this many entities per second to one partition (the
+  /// service's scalability target is about 2,000); 0 turns it off.
+  double partition_rate = 2000;
+  /// Pacing: at most this many entities per second in all from this writer
+  /// (the account target is about 20,000); 0 turns it off.
+  double account_rate = 20000;
+  /// Called on the thread that called `write()` as outcomes arrive, with
+  /// the number of actions whose outcome is known (written or failed) and
+  /// the total; the last call has done == total. Calls may skip values. An
+  /// exception thrown here stops sending (batches in flight finish) and is
+  /// rethrown from `write()`.
+  std::function<void(std::size_t done, std::size_t total)> on_progress;
+  /// The monotonic clock used for pacing; null: std::chrono::steady_clock.
+  std::function<std::chrono::steady_clock::time_point()> now;
+  /// Waits for pacing; null: std::this_thread::sleep_for. Tests inject a
+  /// fake that advances their clock.
+  std::function<void(std::chrono::nanoseconds)> sleep;
+  /// Source of multipart boundary ids (see `batch_options`); null: random.
+  std::function<guid()> new_guid;
+};
+
+/// One action that was not written, and why.
+struct bulk_failure {
+  std::size_t index = 0;  ///< position of the action among those added (0-based)
+  batch_action_kind kind = batch_action_kind::insert;
+  entity_key key;
+  /// The reason. For an action that broke a rule: its `invalid_argument`
+  /// error (nothing was sent for it). For an action in a batch that failed:
+  /// the batch's error, shared by all its actions; `error.action_index` is
+  /// then the index (among those added) of the action the service named as
+  /// the cause, if it named one.
+  aztables::error error;
+};
+
+/// The outcome of `bulk_writer::write()`.
+struct bulk_result {
+  std::size_t total = 0;    ///< actions given
+  std::size_t written = 0;  ///< actions applied (in batches that succeeded)
+  std::size_t batches = 0;  ///< batches sent
+  std::vector<bulk_failure> failures;  ///< every action not written, by index
+  /// True when every action was written.
+  bool ok() const noexcept { return failures.empty(); }
+};
+
+/// Writes any number of actions to one table: groups them by PartitionKey
+/// (keeping their order within a partition), cuts each group into batches
+/// of at most 100 actions and 4 MiB (a RowKey repeated in the input starts a
+/// new batch, and such a partition's batches are sent one after another, so
+/// later actions on an entity land after earlier ones), and sends the
+/// batches from a pool of `concurrency` threads, interleaving partitions.
+/// Not atomic across batches. Holds the actions in memory until `write()`;
+/// for unbounded streams call `write()` every N actions.
+class bulk_writer {
+ public:
+  /// A writer for `client`'s table.
+  explicit bulk_writer(table_client client, bulk_options options = {})
+      : client_(std::move(client)), opt_(std::move(options)) {}
+
+  /// Adds an Insert (fails with `conflict` if the entity exists).
+  bulk_writer& insert(entity e) { return add(batch_action_kind::insert, std::move(e)); }
+  /// Adds an unconditional upsert (merge or replace).
+  bulk_writer& upsert(entity e, update_mode mode = update_mode::merge) {
+    return add(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
+               std::move(e));
+  }
+  /// Adds an update with `If-Match: e.etag` (`etag::any()` for `*`).
+  bulk_writer& update(entity e, update_mode mode = update_mode::merge) {
+    return add(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
+               std::move(e));
+  }
+  /// Adds a delete of `key` with `If-Match: match`.
+  bulk_writer& erase(const entity_key& key, const etag& match) {
+    entity e(key.partition_key, key.row_key);
+    e.etag = match;
+    return add(batch_action_kind::erase, std::move(e));
+  }
+
+  /// Typed forms: a mapped struct (see mapping.hpp) is converted with
+  /// `to_entity`; its mapped ETag member (if any) is the If-Match of
+  /// `update` and `erase`. A conversion error is reported in `failures`.
+  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
+  bulk_writer& insert(const T& obj) {
+    return add_typed(batch_action_kind::insert, obj);
+  }
+  /// Typed upsert (see the typed `insert`).
+  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
+  bulk_writer& upsert(const T& obj, update_mode mode = update_mode::merge) {
+    return add_typed(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
+                     obj);
+  }
+  /// Typed update, If-Match: the mapped ETag member.
+  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
+  bulk_writer& update(const T& obj, update_mode mode = update_mode::merge) {
+    return add_typed(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
+                     obj);
+  }
+  /// Typed delete of `obj`'s keys, If-Match: its mapped ETag member.
+  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
+  bulk_writer& erase(const T& obj) {
+    return add_typed(batch_action_kind::erase, obj);
+  }
+
+  /// Number of actions added since the last `write()`.
+  std::size_t size() const noexcept { return actions_.size(); }
+  /// The actions added since the last `write()`.
+  const std::vector<batch_action>& actions() const noexcept { return actions_; }
+  /// Drops the added actions without sending them.
+  void clear() noexcept {
+    actions_.clear();
+    deferred_.clear();
+  }
+
+  /// Sends every action added, then forgets them (indices in the result are
+  /// positions among the actions added since the previous `write()`). Blocks
+  /// until every batch has an outcome. Actions that break a rule (invalid
+  /// entity, missing ETag, larger than a batch) are reported in `failures`
+  /// without being sent; the rest are written or reported with their
+  /// batch's error. Bad options (`concurrency` 0, a negative or NaN rate)
+  /// are an `invalid_argument` error and nothing is sent. Safe to call from
+  /// one thread at a time.
+  AZTABLES_DECL result<bulk_result> write();
+
+ private:
+  bulk_writer& add(batch_action_kind k, entity e) {
+    actions_.push_back(batch_action{k, std::move(e)});
+    return *this;
+  }
+  template <class T>
+  bulk_writer& add_typed(batch_action_kind k, const T& obj) {
+    result<entity> e = to_entity(obj);
+    if (!e) {
+      deferred_.emplace_back(actions_.size(), std::move(e).error());
+      return add(k, entity());
+    }
+    if (k == batch_action_kind::erase) e->clear();
+    return add(k, std::move(*e));
+  }
+
+  table_client client_;
+  bulk_options opt_;
+  std::vector<batch_action> actions_;
+  std::vector<std::pair<std::size_t, error>> deferred_;  // errors found while adding (typed mapping), by index
+};
+
+AZTABLES_NAMESPACE_END
+
+#if defined(AZTABLES_HEADER_ONLY)
+#include <aztables/impl/bulk.ipp>
+#endif
