@@ -4,6 +4,8 @@
 #pragma once
 
 #include <aztables/access_policy.hpp>
+#include <aztables/batch.hpp>
+#include <aztables/bulk.hpp>
 #include <aztables/config.hpp>
 #include <aztables/credentials.hpp>
 #include <aztables/entity.hpp>

@@ -10,6 +10,8 @@
 #endif
 
 #include <aztables/impl/access_policy.ipp>
+#include <aztables/impl/batch.ipp>
+#include <aztables/impl/bulk.ipp>
 #include <aztables/impl/credentials.ipp>
 #include <aztables/impl/curl_transport.ipp>
 #include <aztables/impl/json.ipp>
