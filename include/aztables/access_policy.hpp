@@ -39,7 +39,7 @@ struct access_policy {
 /// A policy and its name (the `si` a SAS uses).
 struct signed_identifier {
   std::string id;  ///< 1 to 64 characters, unique in the table
-  access_policy policy;
+  access_policy policy;  ///< what a SAS bound to `id` allows, and when
 
   friend bool operator==(const signed_identifier& a, const signed_identifier& b) {
     return a.id == b.id && a.policy == b.policy;

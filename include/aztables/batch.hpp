@@ -69,20 +69,20 @@ inline const char* to_string(batch_action_kind k) noexcept {
 /// One action as added to a batch. For `erase`, only the entity's keys and
 /// `etag` are used.
 struct batch_action {
-  batch_action_kind kind = batch_action_kind::insert;
-  aztables::entity entity;
+  batch_action_kind kind = batch_action_kind::insert;  ///< what the action does
+  aztables::entity entity;                              ///< the entity (keys and ETag for `erase`)
 };
 
 /// The outcome of one action of a committed batch.
 struct batch_action_result {
-  batch_action_kind kind = batch_action_kind::insert;
+  batch_action_kind kind = batch_action_kind::insert;  ///< the action's kind
   int status = 0;       ///< the action's HTTP status (201 or 204)
   aztables::etag etag;  ///< the entity's new ETag; empty for `erase`
 };
 
 /// A committed batch: one result per action, in the order they were added.
 struct batch_result {
-  std::vector<batch_action_result> actions;
+  std::vector<batch_action_result> actions;  ///< one per action, in the order added
   std::string request_id;  ///< x-ms-request-id of the `$batch` response
 };
 

@@ -60,8 +60,8 @@ struct bulk_options {
 /// One action that was not written, and why.
 struct bulk_failure {
   std::size_t index = 0;  ///< position of the action among those added (0-based)
-  batch_action_kind kind = batch_action_kind::insert;
-  entity_key key;
+  batch_action_kind kind = batch_action_kind::insert;  ///< what the action was
+  entity_key key;                                       ///< the entity it was for
   /// The reason. For an action that broke a rule: its `invalid_argument`
   /// error (nothing was sent for it). For an action in a batch that failed:
   /// the batch's error, shared by all its actions; `error.action_index` is

@@ -106,9 +106,9 @@ struct table_sas_options {
   /// start_row_key) and <= (end_partition_key, end_row_key). Empty: no
   /// bound. A row key bound needs its partition key bound.
   std::string start_partition_key;
-  std::string start_row_key;
-  std::string end_partition_key;
-  std::string end_row_key;
+  std::string start_row_key;      ///< `srk` (see `start_partition_key`)
+  std::string end_partition_key;  ///< `epk` (see `start_partition_key`)
+  std::string end_row_key;        ///< `erk` (see `start_partition_key`)
   /// A stored access policy of the table (`si`, at most 64 characters); the
   /// SAS then takes its start, expiry and permissions from the policy, and
   /// deleting the policy revokes it. Fields set both here and in the policy
