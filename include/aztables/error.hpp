@@ -73,6 +73,10 @@ struct error {
   std::string request_id;          ///< x-ms-request-id of the failing response, if any
   transport_failure failure = transport_failure::none;
   int attempts = 1;                ///< how many times the operation was sent
+  /// A write that fails with this error may nevertheless have been applied:
+  /// an attempt got no definite answer (reset, timeout, 5xx) and the SDK could
+  /// not verify the outcome (see README "Retries"). Never set for reads.
+  bool may_have_applied = false;
   std::optional<std::size_t> action_index;  ///< batch: 0-based index of the failing action
 
   /// One line: "not_found (404 ResourceNotFound): The specified resource ..."
@@ -91,6 +95,7 @@ struct error {
       s += message;
     }
     if (attempts > 1) s += " (after " + std::to_string(attempts) + " attempts)";
+    if (may_have_applied) s += " (may have been applied)";
     if (!request_id.empty()) s += " [request " + request_id + "]";
     return s;
   }

@@ -30,6 +30,11 @@ enum class update_mode {
 /// What a write returns.
 struct write_result {
   aztables::etag etag;  ///< the entity's new ETag
+  /// The write was retried after an attempt whose answer was lost, the retry
+  /// was answered 409 (insert) or 412 (update with an ETag), and reading the
+  /// entity back showed exactly what was sent: the write is in place (README
+  /// "Retries"). `etag` is then the one read back.
+  bool verified_after_retry = false;
 };
 
 /// Property names to return (`$select`); empty means all properties.
@@ -65,6 +70,14 @@ class table_client {
   /// Reads one entity (a point query); an empty optional when it does not
   /// exist. `select` limits the properties returned.
   AZTABLES_DECL result<std::optional<entity>> get(const entity_key& key, const select_list& select = {});
+
+  /// A client for the same table with another retry policy: for one call
+  /// (`orders.with_retry(careful).insert(e)`) or a group of them. Shares this
+  /// client's connections and credential; cheap, but not free (copy it when
+  /// used in a loop). The policy is checked when a call is made.
+  AZTABLES_DECL table_client with_retry(retry_options retry) const;
+  /// This client's retry policy (copy it, change a field, pass it to `with_retry`).
+  AZTABLES_DECL const retry_options& retry_policy() const noexcept;
 
   /// The shared core (for the query, batch and bulk layers).
   const std::shared_ptr<detail::client_core>& core() const noexcept { return core_; }

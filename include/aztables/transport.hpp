@@ -85,6 +85,11 @@ struct http_response {
   int status = 0;
   http_headers headers;
   std::string body;
+  /// The transport sent the request more than once to get this response
+  /// (libcurl silently re-sends on a reused connection that died without an
+  /// answer). The first send may have been applied: the retry loop treats it
+  /// like an earlier attempt with an unknown outcome.
+  bool resent = false;
 };
 
 /// The HTTP seam. Implementations must be safe to call from several threads

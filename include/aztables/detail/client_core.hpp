@@ -98,12 +98,24 @@ struct request_spec {
 };
 
 /// An operation's identity for the retry policy and the per-attempt hook.
+/// `idempotent`: safe to repeat after an attempt that may have been applied
+/// (upserts, updates and deletes with an ETag or `*`, reads); false for
+/// inserts and batches holding one (see README "Retries").
 struct operation {
   std::string_view name;
   bool idempotent;
 };
 
-class client_core {
+/// What `execute` reports besides the response, for callers that verify a
+/// write whose earlier attempt may have been applied (insert, batch).
+struct execute_info {
+  int attempts = 0;  ///< attempts made
+  /// An attempt before the one that produced the final answer may have been
+  /// applied (it got no definite answer, or the transport re-sent it).
+  bool earlier_may_have_applied = false;
+};
+
+class client_core : public std::enable_shared_from_this<client_core> {
  public:
   static result<std::shared_ptr<client_core>> create(std::string_view endpoint_url, credential cred, client_options opt) {
     auto ep = parse_endpoint(endpoint_url);
@@ -112,6 +124,7 @@ class client_core {
     core->ep_ = std::move(*ep);
     core->cred_ = std::move(cred);
     core->opt_ = std::move(opt);
+    if (auto bad = validate_retry_options(core->opt_.retry)) return std::move(*bad);
     const bool secret_in_clear = core->ep_.scheme == "http" && !core->ep_.is_loopback() &&
                                  (std::holds_alternative<sas_credential>(core->cred_) ||
                                   std::holds_alternative<bearer_credential>(core->cred_));
@@ -157,6 +170,19 @@ class client_core {
   const endpoint& ep() const noexcept { return ep_; }
   const std::string& account() const noexcept { return account_; }
   const client_options& options() const noexcept { return opt_; }
+
+  /// A core for the same account and endpoint with another retry policy
+  /// (`table_client::with_retry`). It shares this core's transport
+  /// (connections) and signs through this core (one key context, one token
+  /// cache). The policy is checked on each call, before anything is sent.
+  std::shared_ptr<client_core> with_retry(retry_options retry) {
+    // Same endpoint, credential and options as this core, which were accepted
+    // when it was created: create() cannot fail here.
+    auto c = create(ep_.base_url(), cred_, opt_).value();
+    c->opt_.retry = std::move(retry);
+    c->signer_ = signer_ ? signer_ : shared_from_this();
+    return c;
+  }
   bool cosmos() const noexcept { return ep_.cosmos; }
 
   /// Absolute URL for a path relative to the endpoint base (no query).
@@ -173,6 +199,7 @@ class client_core {
 
   /// Builds the signed request for one attempt.
   result<http_request> build(const request_spec& spec) {
+    if (signer_) return signer_->build(spec);
     http_request rq;
     rq.method = std::string(spec.method);
     rq.url = url_for(spec.path);
@@ -232,60 +259,90 @@ class client_core {
     return e;
   }
 
-  /// Sends a request through the retry policy. Only 2xx responses are
-  /// returned as values; everything else becomes an error carrying the
-  /// attempt count.
-  result<http_response> execute(const operation& op, const request_spec& spec) {
+  /// Sends a request through the retry policy (decisions in retry.hpp).
+  /// Only 2xx responses are returned as values; everything else becomes an
+  /// error carrying the attempt count and, for a write (any method but GET),
+  /// `may_have_applied` when some attempt may have been applied. `info`, if
+  /// given, receives the attempt count and whether an attempt before the
+  /// final answer may have been applied (callers verify inserts and batches
+  /// with it).
+  result<http_response> execute(const operation& op, const request_spec& spec, execute_info* info = nullptr) {
+    using std::chrono::milliseconds;
     const retry_options& rp = opt_.retry;
+    if (auto bad = validate_retry_options(rp)) return std::move(*bad);
     auto steady = [&] { return rp.now ? rp.now() : std::chrono::steady_clock::now(); };
     const auto start = steady();
+    auto elapsed = [&] { return std::chrono::duration_cast<milliseconds>(steady() - start); };
+    const bool write = spec.method != "GET";
+    bool earlier = false;  // an attempt before the current one may have been applied
+    auto report = [&](int attempt, int status, const error* failure, attempt_outcome outcome, milliseconds delay) {
+      if (info) {
+        info->attempts = attempt;
+        info->earlier_may_have_applied = earlier;
+      }
+      if (!rp.on_attempt) return;
+      attempt_info a;
+      a.operation = op.name;
+      a.attempt = attempt;
+      a.http_status = status;
+      a.failure = failure;
+      a.outcome = outcome;
+      a.delay = delay;
+      a.elapsed = elapsed();
+      rp.on_attempt(a);
+    };
     for (int attempt = 1;; ++attempt) {
       auto rq = build(spec);
       if (!rq) return std::move(rq).error();
+      if (rp.max_elapsed.count() > 0) {
+        // The deadline bounds the attempt too: its timeout is what is left.
+        const milliseconds left = rp.max_elapsed - elapsed();
+        const milliseconds floor{1};
+        const milliseconds cut = left < floor ? floor : left;
+        if (rq->timeout.count() == 0 || cut < rq->timeout) rq->timeout = cut;
+      }
       result<http_response> r = opt_.transport->send(*rq);
-      error e;
-      const http_headers* hint_headers = nullptr;
+      // A silent re-send by the transport: its first send may have been applied.
+      if (r && r->resent) earlier = true;
       if (r && r->status >= 200 && r->status < 300) {
-        if (rp.on_attempt) {
-          attempt_info info;
-          info.operation = op.name;
-          info.attempt = attempt;
-          info.http_status = r->status;
-          rp.on_attempt(info);
-        }
+        report(attempt, r->status, nullptr, attempt_outcome::succeeded, milliseconds(0));
         return r;
       }
+      error e;
+      std::optional<milliseconds> hint;
       if (r) {
         e = error_from_response(*r);
-        hint_headers = &r->headers;
+        hint = retry_hint(r->headers, now());
       } else {
         e = std::move(r).error();
         e.message = redact(std::move(e.message));
       }
       e.attempts = attempt;
-      const bool classified = rp.is_retryable ? rp.is_retryable(e) : default_is_retryable(e);
-      bool retry = classified && attempt <= rp.max_retries && (op.idempotent || rp.retry_non_idempotent);
-      std::chrono::milliseconds delay{0};
-      if (retry) {
-        delay = backoff_delay(rp.backoff, attempt, draw());
-        if (hint_headers) {
-          if (auto hint = retry_hint(*hint_headers, now())) delay = std::min(*hint, backoff_cap(rp.backoff));
+      const bool this_may_have_applied = may_have_applied(e);
+      e.may_have_applied = write && (earlier || this_may_have_applied);
+      attempt_outcome outcome = attempt_outcome::retrying;
+      milliseconds delay{0};
+      if (!(rp.is_retryable ? rp.is_retryable(e) : default_is_retryable(e))) {
+        outcome = attempt_outcome::not_retryable;
+      } else if (attempt > rp.max_retries) {
+        outcome = attempt_outcome::retries_exhausted;
+      } else if (!op.idempotent && !rp.retry_non_idempotent && (earlier || this_may_have_applied)) {
+        outcome = attempt_outcome::not_idempotent;
+      } else {
+        backoff_input in;
+        in.retry = attempt;
+        in.random = draw();
+        in.server_hint = hint;
+        in.failure = &e;
+        delay = backoff_delay(rp.backoff, in);
+        if (rp.max_elapsed.count() > 0 && elapsed() + delay >= rp.max_elapsed) {
+          outcome = attempt_outcome::deadline_exceeded;
+          delay = milliseconds(0);
         }
-        if (rp.max_elapsed.count() > 0 &&
-            std::chrono::duration_cast<std::chrono::milliseconds>(steady() - start) + delay > rp.max_elapsed)
-          retry = false;
       }
-      if (rp.on_attempt) {
-        attempt_info info;
-        info.operation = op.name;
-        info.attempt = attempt;
-        info.http_status = e.http_status;
-        info.failure = &e;
-        info.will_retry = retry;
-        info.delay = retry ? delay : std::chrono::milliseconds(0);
-        rp.on_attempt(info);
-      }
-      if (!retry) return e;
+      report(attempt, e.http_status, &e, outcome, delay);
+      if (outcome != attempt_outcome::retrying) return e;
+      earlier = earlier || this_may_have_applied;
       if (delay.count() > 0) {
         if (rp.sleep) rp.sleep(delay);
         else std::this_thread::sleep_for(delay);
@@ -325,6 +382,7 @@ class client_core {
   std::string sas_;
   std::string scope_;
   std::string user_agent_;
+  std::shared_ptr<client_core> signer_;  // with_retry: the core that signs for this one
   std::mutex token_mu_;
   std::optional<access_token> token_;
 };

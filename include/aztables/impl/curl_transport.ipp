@@ -78,7 +78,17 @@ class curl_transport final : public transport {
     http_response* resp;
     std::size_t cap;
     bool too_large = false;
+    int sends = 0;  // how often curl was about to send the request (see on_prereq)
   };
+
+  // Called each time curl is about to send the request on a connection. More
+  // than once in one transfer: curl re-sent it after a reused connection died
+  // without an answer (it does so for every method, POST included), so the
+  // first send may have been applied.
+  static int on_prereq(void* ud, char*, char*, int, int) {
+    ++static_cast<receive_state*>(ud)->sends;
+    return CURL_PREREQFUNC_OK;
+  }
 
   static std::size_t on_body(char* p, std::size_t size, std::size_t n, void* ud) {
     auto* st = static_cast<receive_state*>(ud);
@@ -135,6 +145,8 @@ class curl_transport final : public transport {
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &st);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &curl_transport::on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, &st);
+    curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, &curl_transport::on_prereq);
+    curl_easy_setopt(h, CURLOPT_PREREQDATA, &st);
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, opt_.verify_tls ? 1L : 0L);
@@ -176,6 +188,7 @@ class curl_transport final : public transport {
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     resp.status = static_cast<int>(status);
+    resp.resent = st.sends > 1;
     return resp;
   }
 

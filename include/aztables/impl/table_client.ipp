@@ -3,6 +3,7 @@
 
 #include <aztables/detail/client_core.hpp>
 #include <aztables/detail/json_writer.hpp>
+#include <aztables/detail/write_verify.hpp>
 #include <aztables/table_client.hpp>
 
 AZTABLES_NAMESPACE_BEGIN
@@ -55,7 +56,12 @@ AZTABLES_DECL result<write_result> table_client::insert(const entity& e) {
   if (auto err = detail::append_entity_json(spec.body, e)) return std::move(*err);
   spec.headers.add("Prefer", "return-no-content");
   auto r = core_->execute({"insert", false}, spec);
-  if (!r) return std::move(r).error();
+  if (!r) {
+    // 409 after an attempt that may have inserted it: read back and compare (README "Retries").
+    if (r.error().code == errc::conflict && r.error().may_have_applied)
+      return detail::verify_write(*this, e, detail::verify_mode::equal, std::move(r).error());
+    return std::move(r).error();
+  }
   return detail::write_result_from(*r);
 }
 
@@ -81,7 +87,14 @@ AZTABLES_DECL result<write_result> table_client::update(const entity& e, update_
   if (auto err = detail::append_entity_json(spec.body, e)) return std::move(*err);
   spec.headers.add("If-Match", e.etag.str());
   auto r = core_->execute({mode == update_mode::merge ? "update_merge" : "update_replace", true}, spec);
-  if (!r) return std::move(r).error();
+  if (!r) {
+    // 412 after an attempt that may have applied it (the ETag moved on): read back and compare.
+    if (r.error().code == errc::precondition_failed && r.error().may_have_applied)
+      return detail::verify_write(*this, e,
+                                  mode == update_mode::merge ? detail::verify_mode::contains : detail::verify_mode::equal,
+                                  std::move(r).error());
+    return std::move(r).error();
+  }
   return detail::write_result_from(*r);
 }
 
@@ -94,9 +107,21 @@ AZTABLES_DECL result<void> table_client::erase(const entity_key& key, const etag
   spec.path = detail::entity_path(table_, key.partition_key, key.row_key);
   spec.headers.add("If-Match", match.str());
   auto r = core_->execute({"delete", true}, spec);
-  if (!r) return std::move(r).error();
+  if (!r) {
+    // 404 after an attempt that may have deleted it: cannot be told apart from "was never there"
+    // (README "Retries"); reported as not_found with may_have_applied set.
+    if (r.error().code == errc::not_found && r.error().may_have_applied)
+      r.error().message += " (an earlier attempt of this delete got no answer and may have deleted it)";
+    return std::move(r).error();
+  }
   return {};
 }
+
+AZTABLES_DECL table_client table_client::with_retry(retry_options retry) const {
+  return table_client(core_->with_retry(std::move(retry)), table_);
+}
+
+AZTABLES_DECL const retry_options& table_client::retry_policy() const noexcept { return core_->options().retry; }
 
 AZTABLES_DECL result<std::optional<entity>> table_client::get(const entity_key& key, const select_list& select) {
   if (auto err = detail::check_keys(key)) return std::move(*err);
