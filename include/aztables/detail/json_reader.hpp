@@ -107,32 +107,49 @@ inline std::optional<error> convert_string(std::string_view name, std::string_vi
   return fail("unknown type");
 }
 
-/// Reads a JSON number token: a literal with '.', 'e' or 'E' is a Double
-/// (so 2.0 stays Double); an integer in Int32 range is Int32, else Int64.
-inline std::optional<error> read_number(std::string_view name, od::value& v, std::optional<edm> annotated, value& out) {
-  std::string_view tok = v.raw_json_token();
-  while (!tok.empty() && (tok.back() == ' ' || tok.back() == '\n' || tok.back() == '\r' || tok.back() == '\t'))
-    tok.remove_suffix(1);
+/// Converts a JSON number token to a value. A literal with '.', 'e' or 'E' is
+/// a Double (so 2.0 stays Double); an integer in Int32 range is Int32, else
+/// Int64, else (beyond Int64, unannotated) a Double. An annotation decides
+/// the type when present.
+inline std::optional<error> number_from_token(std::string_view name, std::string_view tok, std::optional<edm> annotated,
+                                              value& out) {
+  auto fail = [&](const std::string& what) { return bad_json("property '" + std::string(name) + "': " + what); };
+  if (annotated && *annotated != edm::double_ && *annotated != edm::int32 && *annotated != edm::int64)
+    return fail(std::string("a JSON number where ") + edm_name(*annotated) + " was annotated");
+  const char* first = tok.data();
+  const char* last = tok.data() + tok.size();
   const bool is_float = tok.find_first_of(".eE") != std::string_view::npos;
-  if (annotated == edm::double_ || (is_float && !annotated)) {
+  auto as_double = [&]() -> std::optional<error> {
     double d = 0;
-    if (v.get_double().get(d)) return bad_json("property '" + std::string(name) + "': bad Double");
+    auto r = std::from_chars(first, last, d);
+    if (r.ec != std::errc() || r.ptr != last) return fail("bad Double");
     out = value(d);
     return std::nullopt;
-  }
-  if (is_float) return bad_json("property '" + std::string(name) + "': a fraction where an integer was annotated");
+  };
+  if (annotated == edm::double_ || (is_float && !annotated)) return as_double();
+  if (is_float) return fail("a fraction where an integer was annotated");
   std::int64_t i = 0;
-  if (v.get_int64().get(i)) return bad_json("property '" + std::string(name) + "': integer out of range");
+  auto r = std::from_chars(first, last, i);
+  if (r.ec == std::errc::result_out_of_range && !annotated) return as_double();
+  if (r.ec != std::errc() || r.ptr != last) return fail("integer out of range");
   if (annotated == edm::int64) {
     out = value(i);
   } else if (i >= std::numeric_limits<std::int32_t>::min() && i <= std::numeric_limits<std::int32_t>::max()) {
     out = value(static_cast<std::int32_t>(i));
   } else if (annotated == edm::int32) {
-    return bad_json("property '" + std::string(name) + "': Edm.Int32 out of range");
+    return fail("Edm.Int32 out of range");
   } else {
     out = value(i);
   }
   return std::nullopt;
+}
+
+/// The raw text of a number value, without trailing whitespace.
+inline std::string_view number_token(od::value& v) {
+  std::string_view tok = v.raw_json_token();
+  while (!tok.empty() && (tok.back() == ' ' || tok.back() == '\n' || tok.back() == '\r' || tok.back() == '\t'))
+    tok.remove_suffix(1);
+  return tok;
 }
 
 /// Reads one entity object (any metadata level) into `e` (which is cleared).
@@ -147,8 +164,14 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
     std::string name;
     edm type;
   };
-  std::vector<note> notes;                 // annotations seen so far
-  std::vector<std::size_t> raw_strings;    // properties stored as String before their annotation
+  // A value read before its annotation: a String (converted from its text) or
+  // a number (converted from its token) once the annotation arrives.
+  struct pending {
+    std::size_t index;
+    std::string number;  // the token for a number; empty for a string
+  };
+  std::vector<note> notes;        // annotations seen so far
+  std::vector<pending> waiting;   // unannotated strings and numbers
   for (auto field : obj) {
     std::string_view key;
     if (field.unescaped_key().get(key)) return bad_json("bad property name");
@@ -163,13 +186,18 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
       auto t = edm_from_name(tn);
       if (!t) return bad_json("property '" + std::string(pname) + "': unknown type " + std::string(tn.substr(0, 32)));
       // Convert a value that came before its annotation.
-      for (std::size_t idx : raw_strings) {
-        const auto& p = e.properties()[idx];
-        if (p.name == pname) {
-          value converted;
+      for (auto it = waiting.begin(); it != waiting.end(); ++it) {
+        const property& p = e.properties()[it->index];
+        if (p.name != pname) continue;
+        value converted;
+        if (it->number.empty()) {
           if (auto err = convert_string(pname, *p.value.as_string(), *t, converted)) return err;
-          e.set(pname, std::move(converted));
+        } else if (auto err = number_from_token(pname, it->number, *t, converted)) {
+          return err;
         }
+        e.set(pname, std::move(converted));
+        waiting.erase(it);
+        break;
       }
       notes.push_back({std::string(pname), *t});
       continue;
@@ -204,16 +232,22 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
           if (auto err = convert_string(key, s, *annotated, val)) return err;
         } else {
           val = value(std::string(s));
-          raw_strings.push_back(e.size());
+          waiting.push_back({e.size(), std::string()});
         }
         break;
       }
-      case od::json_type::number:
-        if (auto err = read_number(key, v, annotated, val)) return err;
+      case od::json_type::number: {
+        std::string_view tok = number_token(v);
+        if (auto err = number_from_token(key, tok, annotated, val)) return err;
+        if (!annotated) waiting.push_back({e.size(), std::string(tok)});
         break;
+      }
       case od::json_type::boolean: {
         bool b = false;
         if (v.get_bool().get(b)) return bad_json("bad boolean for '" + std::string(key) + "'");
+        if (annotated && *annotated != edm::boolean)
+          return bad_json("property '" + std::string(key) + "': a JSON boolean where " + edm_name(*annotated) +
+                          " was annotated");
         val = value(b);
         break;
       }
@@ -296,16 +330,29 @@ inline void parse_error_body(std::string& body, std::string& code, std::string& 
   }
   if (body[first] == '<') {
     auto tag = [&](std::string_view name) -> std::string {
-      std::string open = "<" + std::string(name) + ">", close = "</" + std::string(name) + ">";
-      std::size_t a = body.find(open);
+      // "<name>" or "<name attr=...>"
+      std::string open = "<" + std::string(name), close = "</" + std::string(name) + ">";
+      std::size_t a = 0;
+      for (;; a += open.size()) {
+        a = body.find(open, a);
+        if (a == std::string::npos) return {};
+        const char next = a + open.size() < body.size() ? body[a + open.size()] : '\0';
+        if (next == '>' || next == ' ') break;
+      }
+      a = body.find('>', a);
       if (a == std::string::npos) return {};
-      a += open.size();
+      a += 1;
       std::size_t b = body.find(close, a);
       if (b == std::string::npos) return {};
       return std::string(std::string_view(body).substr(a, b - a));
     };
-    code = tag("Code").substr(0, 128);
-    message = trim_trailer(tag("Message"));
+    // Storage's <Error><Code/><Message/>, or OData's <m:error><m:code/><m:message xml:lang="..."/>.
+    std::string c = tag("Code");
+    if (c.empty()) c = tag("m:code");
+    code = c.substr(0, 128);
+    std::string m = tag("Message");
+    if (m.empty()) m = tag("m:message");
+    message = trim_trailer(m);
   }
 }
 

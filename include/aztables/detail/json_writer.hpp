@@ -132,10 +132,35 @@ inline std::optional<error> check_key(std::string_view field, std::string_view k
 /// Checks a property name: C#-identifier-like (letter or '_' first, then
 /// letters, digits, '_'; non-ASCII letters allowed), at most 255 characters,
 /// not a system property name.
+/// A property name as shown in an error: at most 64 characters, cut at a
+/// character boundary, invalid UTF-8 bytes shown as \xNN.
+inline std::string printable_name(std::string_view name) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  std::size_t i = 0, chars = 0;
+  while (i < name.size()) {
+    if (++chars > 64) {
+      out += "...";
+      break;
+    }
+    const std::size_t at = i;
+    std::uint32_t cp;
+    if (next_code_point(name, i, cp)) {
+      out.append(name.data() + at, i - at);
+    } else {
+      const auto b = static_cast<unsigned char>(name[at]);
+      out += "\\x";
+      out += hex[b >> 4];
+      out += hex[b & 15];
+      i = at + 1;
+    }
+  }
+  return out;
+}
+
 inline std::optional<error> check_property_name(std::string_view name) {
   auto fail = [&](const std::string& rule) {
-    return error::invalid_argument("property '" + std::string(name.substr(0, 64)) + (name.size() > 64 ? "...'" : "'"),
-                                   rule);
+    return error::invalid_argument("property '" + printable_name(name) + "'", rule);
   };
   if (name.empty()) return error::invalid_argument("property ''", "property names may not be empty");
   if (name == "PartitionKey" || name == "RowKey" || name == "Timestamp")
@@ -247,7 +272,7 @@ inline std::optional<error> check_property(std::string_view name, const value& v
     }
     default: units = value_size(v);
   }
-  if (size_out) *size_out = 8 + 2 * name.size() + units;
+  if (size_out) *size_out = 8 + 2 * scan_utf8(name).utf16_units + units;
   return std::nullopt;
 }
 

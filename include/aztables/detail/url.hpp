@@ -98,17 +98,48 @@ struct endpoint {
 
   /// scheme://authority + base_path
   std::string base_url() const { return scheme + "://" + authority + base_path; }
-  bool is_loopback() const {
-    return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0 ||
-           (host.size() > 10 && host.compare(host.size() - 10, 10, ".localhost") == 0);
-  }
+  bool is_loopback() const;
 };
 
+/// A dotted-quad IPv4 address ("127.0.0.1"): four decimal parts 0-255.
+inline bool is_ipv4_literal(std::string_view h) noexcept {
+  int parts = 0;
+  std::size_t i = 0;
+  while (i <= h.size()) {
+    std::size_t j = i;
+    int v = 0;
+    while (j < h.size() && h[j] >= '0' && h[j] <= '9' && j - i < 3) v = v * 10 + (h[j++] - '0');
+    if (j == i || v > 255) return false;
+    ++parts;
+    if (j == h.size()) break;
+    if (h[j] != '.') return false;
+    i = j + 1;
+  }
+  return parts == 4;
+}
+
 inline bool is_ip_literal(std::string_view h) noexcept {
-  if (h.find(':') != std::string_view::npos) return true;  // IPv6
-  if (h.empty()) return false;
-  for (char c : h)
-    if (!((c >= '0' && c <= '9') || c == '.')) return false;
+  if (h.find(':') != std::string_view::npos) return true;  // IPv6 (parse_endpoint requires brackets)
+  return is_ipv4_literal(h);
+}
+
+/// localhost, *.localhost, 127.0.0.0/8 and ::1. A name that merely starts
+/// with "127." is not loopback.
+inline bool endpoint::is_loopback() const {
+  return host == "localhost" || host == "::1" || (is_ipv4_literal(host) && host.rfind("127.", 0) == 0) ||
+         (host.size() > 10 && host.compare(host.size() - 10, 10, ".localhost") == 0);
+}
+
+/// Parses a decimal port 1-65535; false for anything else (empty included).
+inline bool parse_port(std::string_view s, int& port) noexcept {
+  if (s.empty() || s.size() > 5) return false;
+  int v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  if (v < 1 || v > 65535) return false;
+  port = v;
   return true;
 }
 
@@ -137,29 +168,17 @@ inline result<endpoint> parse_endpoint(std::string_view url, std::string_view fi
     ep.host = std::string(auth.substr(1, close - 1));
     hostpart = auth.substr(close + 1);
     if (!hostpart.empty() && hostpart.front() != ':') return bad("has garbage after the IPv6 address");
-    if (!hostpart.empty()) hostpart.remove_prefix(1);  // the ':'
     if (!hostpart.empty()) {
-      int port = 0;
-      for (char c : hostpart) {
-        if (c < '0' || c > '9' || port > 65535) return bad("has an invalid port");
-        port = port * 10 + (c - '0');
-      }
-      ep.port = port;
+      hostpart.remove_prefix(1);  // the ':'
+      if (!parse_port(hostpart, ep.port)) return bad("has an invalid port (1-65535)");
     }
   } else {
-    std::size_t colon = auth.rfind(':');
+    std::size_t colon = auth.find(':');
+    if (colon != std::string_view::npos && auth.find(':', colon + 1) != std::string_view::npos)
+      return bad("has an IPv6 address without brackets; write it as [address]:port");
     ep.host = std::string(auth.substr(0, colon));
-    if (colon != std::string_view::npos) {
-      std::string_view ps = auth.substr(colon + 1);
-      int port = 0;
-      if (ps.empty()) return bad("has an empty port");
-      for (char c : ps) {
-        if (c < '0' || c > '9' || port > 65535) return bad("has an invalid port");
-        port = port * 10 + (c - '0');
-      }
-      if (port < 1 || port > 65535) return bad("has an invalid port");
-      ep.port = port;
-    }
+    if (colon != std::string_view::npos && !parse_port(auth.substr(colon + 1), ep.port))
+      return bad("has an invalid port (1-65535)");
   }
   if (ep.host.empty()) return bad("has no host");
   for (auto& c : ep.host)

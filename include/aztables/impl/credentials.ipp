@@ -43,7 +43,16 @@ AZTABLES_DECL result<connection_config> parse_connection_string(std::string_view
     std::string name(trim(seg.substr(0, eq)));
     std::string key = lower(name);
     for (auto& it : items)
-      if (it.key == key) return error::invalid_argument("connection string key '" + name + "'", "appears twice");
+      if (it.key == key) {
+        // Name only the keys we know: an unknown "name" may be a pasted secret.
+        static constexpr std::string_view known[] = {
+            "usedevelopmentstorage", "developmentstorageproxyuri", "defaultendpointsprotocol", "accountname",
+            "accountkey", "endpointsuffix", "tableendpoint", "sharedaccesssignature"};
+        for (std::string_view k : known)
+          if (k == key) return error::invalid_argument("connection string key '" + name + "'", "appears twice");
+        return error::invalid_argument("connection string", "segment " + std::to_string(index) +
+                                                                 " repeats an earlier key");
+      }
     items.push_back({key, name, std::string(trim(seg.substr(eq + 1)))});
   }
   auto get = [&](std::string_view k) -> const std::string* {
