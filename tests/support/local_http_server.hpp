@@ -68,6 +68,17 @@ struct recorded_request {
 /// A reply. With `raw` set, exactly those bytes are written (nothing else);
 /// otherwise a status line, the headers, Content-Length and the body.
 struct canned_response {
+  canned_response() = default;
+  canned_response(int status_code, std::vector<std::pair<std::string, std::string>> hdrs = {}, std::string b = {})
+      : status(status_code), headers(std::move(hdrs)), body(std::move(b)) {}
+  /// Exactly these bytes, then (by default) close the connection.
+  static canned_response raw_bytes(std::string bytes, bool close = true) {
+    canned_response r;
+    r.raw = std::move(bytes);
+    r.close_after = close;
+    return r;
+  }
+
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;

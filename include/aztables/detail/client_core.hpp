@@ -8,12 +8,15 @@
 #include <aztables/detail/codec.hpp>
 #include <aztables/detail/hmac.hpp>
 #include <aztables/detail/json_reader.hpp>
+#include <aztables/detail/redact.hpp>
+#include <aztables/detail/sas_check.hpp>
 #include <aztables/detail/shared_key.hpp>
 #include <aztables/detail/url.hpp>
 #include <aztables/options.hpp>
 #include <aztables/retry.hpp>
 #include <aztables/transport.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <memory>
@@ -23,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 AZTABLES_NAMESPACE_BEGIN
 namespace detail {
@@ -44,21 +48,7 @@ inline errc errc_from_status(int status) noexcept {
   }
 }
 
-/// Removes anything that looks like a secret from text that may be shown:
-/// `sig=` values and bearer tokens.
-inline std::string redact(std::string s) {
-  for (std::string_view marker : {std::string_view("sig="), std::string_view("Bearer ")}) {
-    std::size_t p = 0;
-    while ((p = s.find(marker, p)) != std::string::npos) {
-      std::size_t a = p + marker.size();
-      std::size_t b = s.find_first_of("& \r\n\"'<", a);
-      if (b == std::string::npos) b = s.size();
-      s.replace(a, b - a, "REDACTED");
-      p = a + 8;
-    }
-  }
-  return s;
-}
+// redact() and scrub(): detail/redact.hpp.
 
 /// Parses the server's retry hint, if any: x-ms-retry-after-ms, retry-after-ms,
 /// then Retry-After (seconds or an HTTP date relative to `now`).
@@ -138,14 +128,18 @@ class client_core : public std::enable_shared_from_this<client_core> {
       if (sk->account_name().empty()) return error::invalid_argument("account name", "is empty");
       core->account_ = sk->account_name();
       core->mac_ = std::make_unique<hmac_sha256>(key);
+      core->secrets_.push_back(sk->secret_base64_key());
     } else {
       core->account_ = account_from_host(core->ep_);
     }
     if (auto* sas = std::get_if<sas_credential>(&core->cred_)) {
       std::string_view t = sas->token;
       if (!t.empty() && t.front() == '?') t.remove_prefix(1);
-      if (t.empty()) return error::invalid_argument("SAS token", "is empty");
+      auto parsed = parse_sas_token(t);  // errors never echo the token
+      if (!parsed) return std::move(parsed).error();
       core->sas_ = std::string(t);
+      core->sas_range_ = sas_key_range::from(*parsed);
+      core->secrets_.push_back(std::string(parsed->get("sig")));  // scrub() also removes its %-encoded forms
     }
     if (auto* b = std::get_if<bearer_credential>(&core->cred_)) {
       if (!b->provider) return error::invalid_argument("bearer credential", "has no token provider");
@@ -270,6 +264,7 @@ class client_core : public std::enable_shared_from_this<client_core> {
     using std::chrono::milliseconds;
     const retry_options& rp = opt_.retry;
     if (auto bad = validate_retry_options(rp)) return std::move(*bad);
+    if (auto bad = check_sas_key_range(sas_range_, spec.method, spec.path, spec.body)) return std::move(*bad);
     auto steady = [&] { return rp.now ? rp.now() : std::chrono::steady_clock::now(); };
     const auto start = steady();
     auto elapsed = [&] { return std::chrono::duration_cast<milliseconds>(steady() - start); };
@@ -315,8 +310,9 @@ class client_core : public std::enable_shared_from_this<client_core> {
         hint = retry_hint(r->headers, now());
       } else {
         e = std::move(r).error();
-        e.message = redact(std::move(e.message));
       }
+      scrub_error(e, secrets_for(*rq));  // before the hook, the caller or an exception sees it
+      if (e.http_status == 401 && std::holds_alternative<bearer_credential>(cred_)) drop_token();
       e.attempts = attempt;
       const bool this_may_have_applied = may_have_applied(e);
       e.may_have_applied = write && (earlier || this_may_have_applied);
@@ -357,19 +353,53 @@ class client_core : public std::enable_shared_from_this<client_core> {
     return std::uniform_real_distribution<double>(0.0, 1.0)(gen);
   }
 
+  /// The known secrets of this client plus the credential part of the
+  /// request's Authorization header (a SharedKey signature or a token).
+  std::vector<std::string> secrets_for(const http_request& rq) const {
+    std::vector<std::string> s = secrets_;
+    if (const std::string* a = rq.headers.find("Authorization")) {
+      std::size_t cut = a->rfind(':');
+      if (cut == std::string::npos) cut = a->find(' ');
+      s.push_back(cut == std::string::npos ? *a : a->substr(cut + 1));
+    }
+    return s;
+  }
+
+  void drop_token() {
+    std::lock_guard<std::mutex> lk(token_mu_);
+    token_.reset();
+  }
+
+  /// The bearer token: the cached one until its refresh time, else a fresh
+  /// one from the provider (one call at a time; other threads wait for it).
+  /// The refresh time is `refresh_margin` before expiry, or half-way through
+  /// the token's life when it lives shorter than twice the margin. If the
+  /// provider fails while the cached token has not expired yet, that token
+  /// is used.
   result<std::string> bearer_token() {
     const auto& b = std::get<bearer_credential>(cred_);
     std::lock_guard<std::mutex> lk(token_mu_);
     const auto t = now();
-    if (token_ && token_->expires_on - b.refresh_margin > t) return token_->token;
+    if (token_ && t < token_refresh_at_) return token_->token;
     auto fresh = b.provider(scope_);
-    if (!fresh) {
-      error e = std::move(fresh).error();
+    if (!fresh || fresh->token.empty() || fresh->expires_on <= t) {
+      if (token_ && t < token_->expires_on) return token_->token;
+      error e = !fresh ? std::move(fresh).error()
+                       : error::make(errc::authentication, fresh->token.empty()
+                                                               ? "returned an empty token"
+                                                               : "returned a token that has already expired");
       e.code = errc::authentication;
-      e.message = redact("token provider failed: " + e.message);
+      e.http_status = 0;
+      e.message = "token provider failed: " + e.message;
+      std::vector<std::string> known = secrets_;
+      if (token_) known.push_back(token_->token);
+      if (fresh) known.push_back(fresh->token);
+      scrub_error(e, known);
       return e;
     }
-    if (fresh->token.empty()) return error::make(errc::authentication, "token provider returned an empty token");
+    const auto life = fresh->expires_on - t;
+    const auto margin = std::min<std::chrono::system_clock::duration>(b.refresh_margin, life / 2);
+    token_refresh_at_ = fresh->expires_on - margin;
     token_ = std::move(*fresh);
     return token_->token;
   }
@@ -380,11 +410,14 @@ class client_core : public std::enable_shared_from_this<client_core> {
   client_options opt_;
   std::unique_ptr<hmac_sha256> mac_;
   std::string sas_;
+  sas_key_range sas_range_;            // spk/srk/epk/erk of a table SAS (checked before sending)
+  std::vector<std::string> secrets_;   // account key, SAS sig: scrubbed from every error
   std::string scope_;
   std::string user_agent_;
   std::shared_ptr<client_core> signer_;  // with_retry: the core that signs for this one
   std::mutex token_mu_;
   std::optional<access_token> token_;
+  std::chrono::system_clock::time_point token_refresh_at_{};
 };
 
 }  // namespace detail

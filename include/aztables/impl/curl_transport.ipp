@@ -78,6 +78,7 @@ class curl_transport final : public transport {
     http_response* resp;
     std::size_t cap;
     bool too_large = false;
+    std::size_t header_bytes = 0;  // headers count against the cap too
     int sends = 0;  // how often curl was about to send the request (see on_prereq)
   };
 
@@ -93,7 +94,7 @@ class curl_transport final : public transport {
   static std::size_t on_body(char* p, std::size_t size, std::size_t n, void* ud) {
     auto* st = static_cast<receive_state*>(ud);
     std::size_t len = size * n;
-    if (st->resp->body.size() + len > st->cap) {
+    if (st->header_bytes + st->resp->body.size() + len > st->cap) {
       st->too_large = true;
       return 0;  // aborts the transfer with CURLE_WRITE_ERROR
     }
@@ -104,6 +105,11 @@ class curl_transport final : public transport {
   static std::size_t on_header(char* p, std::size_t size, std::size_t n, void* ud) {
     auto* st = static_cast<receive_state*>(ud);
     std::size_t len = size * n;
+    st->header_bytes += len;
+    if (st->header_bytes > st->cap) {
+      st->too_large = true;
+      return 0;  // aborts the transfer
+    }
     std::string_view line(p, len);
     while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
     if (line.rfind("HTTP/", 0) == 0) {
@@ -153,6 +159,8 @@ class curl_transport final : public transport {
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, opt_.verify_tls ? 2L : 0L);
     if (!opt_.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, opt_.ca_file.c_str());
     if (!opt_.ca_path.empty()) curl_easy_setopt(h, CURLOPT_CAPATH, opt_.ca_path.c_str());
+    // Fail at once when Content-Length announces more than the cap.
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(opt_.max_response_bytes));
     auto connect_ms = rq.connect_timeout.count() > 0 ? rq.connect_timeout : opt_.connect_timeout;
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect_ms.count()));
     if (rq.timeout.count() > 0) curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(rq.timeout.count()));
@@ -174,10 +182,16 @@ class curl_transport final : public transport {
     CURLcode rc = curl_easy_perform(h);
     if (rc != CURLE_OK) {
       error e;
-      if (st.too_large) {
+      if (st.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
         e.code = errc::invalid_response;
-        e.message = "response body exceeds the configured maximum of " + std::to_string(opt_.max_response_bytes) +
-                    " bytes";
+        e.message = "response exceeds the configured maximum of " + std::to_string(opt_.max_response_bytes) +
+                    " bytes (client_options::max_response_bytes)";
+        return e;
+      }
+      if (rc == CURLE_WEIRD_SERVER_REPLY || rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_BAD_CONTENT_ENCODING) {
+        // The server answered, but not with HTTP we can read: not a network fault.
+        e.code = errc::invalid_response;
+        e.message = "malformed HTTP response: " + (errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(rc)));
         return e;
       }
       e.code = errc::transport;
