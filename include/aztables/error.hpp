@@ -66,12 +66,12 @@ enum class transport_failure {
 /// A failed call. Messages never contain an account key, a signature, a SAS
 /// `sig` or a bearer token.
 struct error {
-  errc code = errc::service;
+  errc code = errc::service;       ///< the category (what to do about it)
   int http_status = 0;             ///< 0 when no response arrived
   std::string service_code;        ///< e.g. "EntityAlreadyExists"; empty if none was sent
   std::string message;             ///< human readable; for invalid_argument: "field: rule"
   std::string request_id;          ///< x-ms-request-id of the failing response, if any
-  transport_failure failure = transport_failure::none;
+  transport_failure failure = transport_failure::none;  ///< for `errc::transport`: where it failed
   int attempts = 1;                ///< how many times the operation was sent
   /// A write that fails with this error may nevertheless have been applied:
   /// an attempt got no definite answer (reset, timeout, 5xx) and the SDK could
@@ -119,7 +119,9 @@ struct error {
 /// Thrown by `result<T>::value()` on an error; carries the error.
 class exception : public std::runtime_error {
  public:
+  /// Wraps `e`; `what()` is `e.to_string()`.
   explicit exception(aztables::error e) : std::runtime_error(e.to_string()), error_(std::move(e)) {}
+  /// The error that was thrown.
   const aztables::error& error() const noexcept { return error_; }
 
  private:
@@ -133,35 +135,50 @@ class [[nodiscard]] result {
   static_assert(!std::is_same_v<std::decay_t<T>, aztables::error>, "result<error> is not meaningful");
 
  public:
-  using value_type = T;
+  using value_type = T;  ///< the success type
+  /// A success holding a copy of `v`.
   result(const T& v) : v_(std::in_place_index<0>, v) {}                 // NOLINT(implicit)
+  /// A success holding `v`.
   result(T&& v) : v_(std::in_place_index<0>, std::move(v)) {}           // NOLINT(implicit)
+  /// A failure.
   result(aztables::error e) : v_(std::in_place_index<1>, std::move(e)) {}  // NOLINT(implicit)
 
+  /// True on success.
   bool has_value() const noexcept { return v_.index() == 0; }
+  /// True on success.
   explicit operator bool() const noexcept { return has_value(); }
 
+  /// The value; throws `aztables::exception` carrying the error on a failure.
   T& value() & {
     throw_if_error();
     return std::get<0>(v_);
   }
+  /// The value; throws `aztables::exception` on a failure.
   const T& value() const& {
     throw_if_error();
     return std::get<0>(v_);
   }
+  /// The value, moved out; throws `aztables::exception` on a failure.
   T&& value() && {
     throw_if_error();
     return std::get<0>(std::move(v_));
   }
+  /// `value()`: throws on a failure.
   T& operator*() & { return value(); }
+  /// `value()`: throws on a failure.
   const T& operator*() const& { return value(); }
+  /// `value()`, moved out: throws on a failure.
   T&& operator*() && { return std::move(*this).value(); }
+  /// Member access to the value: throws on a failure.
   T* operator->() { return &value(); }
+  /// Member access to the value: throws on a failure.
   const T* operator->() const { return &value(); }
 
   /// The error. Precondition: `!has_value()`.
   const aztables::error& error() const& { return std::get<1>(v_); }
+  /// The error, modifiable. Precondition: `!has_value()`.
   aztables::error& error() & { return std::get<1>(v_); }
+  /// The error, moved out. Precondition: `!has_value()`.
   aztables::error&& error() && { return std::get<1>(std::move(v_)); }
 
  private:
@@ -175,16 +192,24 @@ class [[nodiscard]] result {
 template <>
 class [[nodiscard]] result<void> {
  public:
-  using value_type = void;
+  using value_type = void;  ///< no value on success
+  /// Success.
   result() = default;
+  /// A failure.
   result(aztables::error e) : e_(std::move(e)) {}  // NOLINT(implicit)
+  /// True on success.
   bool has_value() const noexcept { return !e_.has_value(); }
+  /// True on success.
   explicit operator bool() const noexcept { return has_value(); }
+  /// Throws `aztables::exception` carrying the error on a failure.
   void value() const {
     if (e_) throw exception(*e_);
   }
+  /// The error. Precondition: `!has_value()`.
   const aztables::error& error() const& { return *e_; }
+  /// The error, modifiable. Precondition: `!has_value()`.
   aztables::error& error() & { return *e_; }
+  /// The error, moved out. Precondition: `!has_value()`.
   aztables::error&& error() && { return std::move(*e_); }
 
  private:

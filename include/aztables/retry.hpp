@@ -62,7 +62,7 @@ struct backoff_input {
 /// Your own wait: a function of the retry number, a random draw and the
 /// server hint. It decides everything, including how hints are treated.
 struct custom_backoff {
-  std::function<std::chrono::milliseconds(const backoff_input&)> delay;
+  std::function<std::chrono::milliseconds(const backoff_input&)> delay;  ///< the wait before a retry
 };
 
 /// One of the backoff strategies above.
@@ -98,7 +98,7 @@ struct attempt_info {
   int attempt = 1;                  ///< 1 for the first try
   int http_status = 0;              ///< 0 when no response arrived
   const error* failure = nullptr;   ///< null on success
-  attempt_outcome outcome = attempt_outcome::succeeded;
+  attempt_outcome outcome = attempt_outcome::succeeded;  ///< what happens next
   std::chrono::milliseconds delay{0};    ///< the wait before the next attempt (0 unless retrying)
   std::chrono::milliseconds elapsed{0};  ///< since the first attempt began
 };
