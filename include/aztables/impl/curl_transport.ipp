@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,7 @@ class curl_transport final : public transport {
   explicit curl_transport(curl_transport_options o) : opt_(std::move(o)) { curl_global_once(); }
 
   result<http_response> send(const http_request& rq) override {
+    if (auto bad = check_request(rq)) return std::move(*bad);
     curl_easy_ptr h = acquire();
     if (!h) return error::make(errc::transport, "could not create a curl handle");
     result<http_response> r = perform(h.get(), rq);
@@ -204,6 +206,25 @@ class curl_transport final : public transport {
     resp.status = static_cast<int>(status);
     resp.resent = st.sends > 1;
     return resp;
+  }
+
+  // curl puts header lines and the method on the wire verbatim: a CR or LF
+  // in them would split the request (header injection). Refused up front.
+  static std::optional<error> check_request(const http_request& rq) {
+    auto token = [](std::string_view s) {
+      if (s.empty()) return false;
+      for (char c : s)
+        if (c <= ' ' || c == ':' || c == 0x7f) return false;
+      return true;
+    };
+    if (!token(rq.method)) return error::invalid_argument("HTTP method", "must be a token (no spaces or control characters)");
+    for (const auto& x : rq.headers) {
+      if (!token(x.name))
+        return error::invalid_argument("HTTP header name", "must be a token (no spaces, ':' or control characters)");
+      if (x.value.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos)
+        return error::invalid_argument("HTTP header '" + x.name + "'", "contains CR, LF or NUL");
+    }
+    return std::nullopt;
   }
 
   curl_easy_ptr acquire() {

@@ -28,7 +28,7 @@ inline result<std::string> select_query(const select_list& select) {
     if (n != "PartitionKey" && n != "RowKey" && n != "Timestamp")
       if (auto e = check_property_name(n)) return std::move(*e);
     q += q.empty() ? "$select=" : ",";
-    q += n;
+    percent_encode_to(q, n);  // non-ASCII letters are allowed in names
   }
   return q;
 }
@@ -36,18 +36,30 @@ inline result<std::string> select_query(const select_list& select) {
 }  // namespace detail
 
 AZTABLES_DECL result<void> validate_table_name(std::string_view name) {
-  const std::string field = "table name '" + std::string(name.substr(0, 70)) + "'";
-  if (name.size() < 3 || name.size() > 63)
-    return error::invalid_argument(field, "must be 3 to 63 characters long");
+  auto bad = [&](const char* rule) {
+    return error::invalid_argument("table name '" + detail::printable_name(name) + "'", rule);
+  };
+  if (name.size() < 3 || name.size() > 63) return bad("must be 3 to 63 characters long");
   auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
-  if (!alpha(name[0])) return error::invalid_argument(field, "must start with a letter");
+  if (!alpha(name[0])) return bad("must start with a letter");
   for (char c : name)
-    if (!alpha(c) && !(c >= '0' && c <= '9')) return error::invalid_argument(field, "may contain only letters and digits");
-  if (http_headers::iequals(name, "tables")) return error::invalid_argument(field, "is reserved");
+    if (!alpha(c) && !(c >= '0' && c <= '9')) return bad("may contain only letters and digits");
+  if (http_headers::iequals(name, "tables")) return bad("is reserved");
   return {};
 }
 
+namespace detail {
+/// The table name of a table_client, checked before each request (the name
+/// goes into the URL path; service_client::table() cannot report an error).
+inline std::optional<error> check_table(const std::string& name) {
+  auto v = validate_table_name(name);
+  if (!v) return std::move(v).error();
+  return std::nullopt;
+}
+}  // namespace detail
+
 AZTABLES_DECL result<write_result> table_client::insert(const entity& e) {
+  if (auto err = detail::check_table(table_)) return std::move(*err);
   detail::request_spec spec;
   spec.method = "POST";
   spec.path = table_;
@@ -66,6 +78,7 @@ AZTABLES_DECL result<write_result> table_client::insert(const entity& e) {
 }
 
 AZTABLES_DECL result<write_result> table_client::upsert(const entity& e, update_mode mode) {
+  if (auto err = detail::check_table(table_)) return std::move(*err);
   detail::request_spec spec;
   spec.method = mode == update_mode::merge ? "MERGE" : "PUT";
   spec.path = detail::entity_path(table_, e.partition_key, e.row_key);
@@ -77,6 +90,7 @@ AZTABLES_DECL result<write_result> table_client::upsert(const entity& e, update_
 }
 
 AZTABLES_DECL result<write_result> table_client::update(const entity& e, update_mode mode) {
+  if (auto err = detail::check_table(table_)) return std::move(*err);
   if (e.etag.empty())
     return error::invalid_argument("etag", "update needs the entity's ETag (from a read) or etag::any() for an "
                                            "unconditional update");
@@ -99,6 +113,7 @@ AZTABLES_DECL result<write_result> table_client::update(const entity& e, update_
 }
 
 AZTABLES_DECL result<void> table_client::erase(const entity_key& key, const etag& match) {
+  if (auto err = detail::check_table(table_)) return std::move(*err);
   if (auto err = detail::check_keys(key)) return std::move(*err);
   if (match.empty())
     return error::invalid_argument("etag", "delete needs the entity's ETag or etag::any() for an unconditional delete");
@@ -124,6 +139,7 @@ AZTABLES_DECL table_client table_client::with_retry(retry_options retry) const {
 AZTABLES_DECL const retry_options& table_client::retry_policy() const noexcept { return core_->options().retry; }
 
 AZTABLES_DECL result<std::optional<entity>> table_client::get(const entity_key& key, const select_list& select) {
+  if (auto err = detail::check_table(table_)) return std::move(*err);
   if (auto err = detail::check_keys(key)) return std::move(*err);
   auto q = detail::select_query(select);
   if (!q) return std::move(q).error();
