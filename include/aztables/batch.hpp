@@ -84,6 +84,11 @@ struct batch_action_result {
 struct batch_result {
   std::vector<batch_action_result> actions;  ///< one per action, in the order added
   std::string request_id;  ///< x-ms-request-id of the `$batch` response
+  /// The batch was retried after an attempt whose answer was lost, the retry
+  /// failed on an action that conflicts with that attempt (409, 412, 404),
+  /// and reading every entity back showed all actions applied (README
+  /// "Retries"). The ETags are then the ones read back.
+  bool verified_after_retry = false;
 };
 
 /// Options of a batch.

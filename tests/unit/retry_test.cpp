@@ -683,3 +683,109 @@ TEST_CASE("retry: presets", "[retry]") {
   CHECK(aztables::retry_options::none().max_retries == 0);
   CHECK(std::holds_alternative<aztables::fixed_backoff>(aztables::retry_options::fixed(2, 5ms).backoff));
 }
+
+// ---------------------------------------------------------------------------
+// Batches: a conflict after a lost answer is verified by reading back.
+
+namespace {
+aztables::http_response batch_failure(int status, const std::string& code, int index) {
+  const std::string nl = "\r\n";
+  std::string body = "--batchresponse_x" + nl + "Content-Type: multipart/mixed; boundary=changesetresponse_y" + nl + nl +
+                     "--changesetresponse_y" + nl + "Content-Type: application/http" + nl +
+                     "Content-Transfer-Encoding: binary" + nl + nl + "HTTP/1.1 " + std::to_string(status) + " Err" + nl +
+                     "Content-ID: " + std::to_string(index + 1) + nl +
+                     "Content-Type: application/json;odata=minimalmetadata;charset=utf-8" + nl + nl +
+                     R"({"odata.error":{"code":")" + code + R"(","message":{"lang":"en-US","value":")" +
+                     std::to_string(index) + R"(:m"}}})" + nl + "--changesetresponse_y--" + nl + "--batchresponse_x--" + nl;
+  aztables::http_response r;
+  r.status = 202;
+  r.headers.add("Content-Type", "multipart/mixed; boundary=batchresponse_x");
+  r.body = body;
+  return r;
+}
+void push_response(aztables_test::fake_transport& t, aztables::http_response r) {
+  t.push([r](const aztables::http_request&) -> aztables::result<aztables::http_response> { return r; });
+}
+}  // namespace
+
+TEST_CASE("retry: a batch failing after a lost answer is verified; all applied -> success, flagged", "[retry][batch]") {
+  fixture f;
+  auto tc = f.client();
+  aztables::batch b(tc);
+  b.insert(sample());
+  b.erase({"p", "gone"}, aztables::etag::any());
+  f.t->push_failure(transport_failure::receive, "reset");   // applied, answer lost
+  push_response(*f.t, batch_failure(409, "EntityAlreadyExists", 0));
+  f.t->push(200, R"({"PartitionKey":"p","RowKey":"r","N":1,"S":"x"})", {{"ETag", "W/\"a\""}});
+  f.t->push(404, error_body("ResourceNotFound"));
+  auto r = b.submit();
+  REQUIRE(r);
+  CHECK(r->verified_after_retry);
+  REQUIRE(r->actions.size() == 2);
+  CHECK(r->actions[0].etag.str() == "W/\"a\"");
+  CHECK(r->actions[1].etag.empty());
+  auto rq = f.t->requests();
+  REQUIRE(rq.size() == 4);
+  CHECK(rq[2].method == "GET");
+  CHECK(rq[3].method == "GET");
+}
+
+TEST_CASE("retry: a batch failing after a lost answer that the table does not show: the failure, flagged",
+          "[retry][batch]") {
+  fixture f;
+  auto tc = f.client();
+  aztables::batch b(tc);
+  b.insert(sample());
+  b.erase({"p", "gone"}, aztables::etag::any());
+  f.t->push_failure(transport_failure::timeout);
+  push_response(*f.t, batch_failure(409, "EntityAlreadyExists", 0));
+  f.t->push(200, R"({"PartitionKey":"p","RowKey":"r","N":7})", {{"ETag", "W/\"a\""}});
+  auto r = b.submit();
+  REQUIRE(!r);
+  CHECK(r.error().code == errc::conflict);
+  CHECK(r.error().action_index == std::optional<std::size_t>(0));
+  CHECK(r.error().may_have_applied);
+  CHECK(r.error().message.find("does not show") != std::string::npos);
+}
+
+TEST_CASE("retry: a batch conflict without an earlier doubt is a plain failure (no reads)", "[retry][batch]") {
+  fixture f;
+  auto tc = f.client();
+  aztables::batch b(tc);
+  b.insert(sample());
+  push_response(*f.t, batch_failure(409, "EntityAlreadyExists", 0));
+  auto r = b.submit();
+  REQUIRE(!r);
+  CHECK_FALSE(r.error().may_have_applied);
+  CHECK(f.t->request_count() == 1);
+}
+
+TEST_CASE("retry: a batch whose retries run out is flagged may_have_applied", "[retry][batch]") {
+  fixture f;
+  auto tc = f.client(aztables::retry_options::fixed(1, 0ms));
+  aztables::batch b(tc);
+  b.insert(sample());
+  f.t->push(503, error_body("ServerBusy"));
+  f.t->push_failure(transport_failure::timeout);
+  auto r = b.submit();
+  REQUIRE(!r);
+  CHECK(r.error().attempts == 2);
+  CHECK(r.error().may_have_applied);
+}
+
+TEST_CASE("retry: a batch of deletes answered 404 after a lost answer cannot be verified: flagged", "[retry][batch]") {
+  fixture f;
+  auto tc = f.client();
+  aztables::batch b(tc);
+  b.erase({"p", "a"}, aztables::etag::any());
+  b.erase({"p", "b"}, aztables::etag::any());
+  f.t->push_failure(transport_failure::receive, "reset");
+  push_response(*f.t, batch_failure(404, "ResourceNotFound", 0));
+  f.t->push(404, error_body("ResourceNotFound"));
+  f.t->push(404, error_body("ResourceNotFound"));
+  auto r = b.submit();
+  REQUIRE(!r);
+  CHECK(r.error().code == errc::not_found);
+  CHECK(r.error().may_have_applied);
+  CHECK(r.error().message.find("cannot be verified") != std::string::npos);
+}

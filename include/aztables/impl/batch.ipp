@@ -4,6 +4,7 @@
 #pragma once
 
 #include <aztables/batch.hpp>
+#include <aztables/detail/batch_verify.hpp>
 #include <aztables/detail/client_core.hpp>
 #include <aztables/detail/json_writer.hpp>
 #include <aztables/detail/multipart.hpp>
@@ -297,13 +298,20 @@ AZTABLES_DECL result<batch_result> batch::submit() const {
   spec.path = "$batch";
   spec.content_type = content_type;
   spec.body = std::move(*body);
-  auto r = core.execute({"batch", detail::batch_is_idempotent(actions_)}, spec);
+  detail::execute_info info;
+  auto r = core.execute({"batch", detail::batch_is_idempotent(actions_)}, spec, &info);
   if (!r) {
     error e = std::move(r).error();
     if (e.http_status != 0) detail::attach_action_index(e, actions_.size(), nullptr);
     return e;
   }
-  return detail::read_batch_response(*r, actions_);
+  auto out = detail::read_batch_response(*r, actions_);
+  // A conflict after an attempt that may have applied the batch: verify (detail/batch_verify.hpp).
+  if (!out && info.earlier_may_have_applied &&
+      (out.error().code == errc::conflict || out.error().code == errc::precondition_failed ||
+       out.error().code == errc::not_found))
+    return detail::verify_batch(client_, actions_, std::move(out).error());
+  return out;
 }
 
 AZTABLES_NAMESPACE_END
