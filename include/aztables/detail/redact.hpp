@@ -5,8 +5,8 @@
 //
 // Two layers:
 //  - redact(): pattern-based, for text of unknown origin: the value after
-//    "sig=" (any case, also "sig%3D"), after "Bearer ", and the signature
-//    after "SharedKey[Lite] account:".
+//    "sig=" (any case, also "sig%3D"), "Bearer ", "token=", "secret=", the
+//    signature after "SharedKey[Lite] account:", and JSON Web Tokens.
 //  - scrub(): removes exact known secrets (and their percent-encoded forms),
 //    for text that might echo what was sent, whatever the shape.
 #pragma once
@@ -55,13 +55,38 @@ inline void redact_after(std::string& s, std::string_view marker, std::string_vi
   }
 }
 
+/// Replaces JSON Web Tokens ("eyJ" + base64url, with dots: what Entra ID
+/// access tokens look like) with REDACTED, wherever they appear.
+inline void redact_jwt(std::string& s) {
+  auto b64url = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+  };
+  std::size_t p = 0;
+  while ((p = s.find("eyJ", p)) != std::string::npos) {
+    std::size_t e = p;
+    bool dot = false;
+    for (; e < s.size() && b64url(s[e]); ++e)
+      if (s[e] == '.') dot = true;
+    if (dot && e - p >= 16) {
+      s.replace(p, e - p, redacted_marker.data(), redacted_marker.size());
+      p += redacted_marker.size();
+    } else {
+      p = e;
+    }
+  }
+}
+
 /// Removes anything that looks like a secret from text that may be shown:
-/// `sig=` values, bearer tokens, SharedKey signatures.
+/// `sig=` values, bearer tokens, SharedKey signatures, `token=` / `secret=`
+/// values and JSON Web Tokens.
 inline std::string redact(std::string s) {
   static constexpr std::string_view query_delims = "& \t\r\n\"'<>;,)";
   redact_after(s, "sig=", query_delims);
   redact_after(s, "sig%3d", query_delims);
   redact_after(s, "bearer ", " \t\r\n\"'<>;,)");
+  redact_after(s, "token=", query_delims);   // access_token=, refresh_token=, token=
+  redact_after(s, "secret=", query_delims);  // client_secret=
+  redact_jwt(s);
   // "SharedKey account:signature" and "SharedKeyLite account:signature"
   std::size_t p = 0;
   while ((p = ifind(s, "sharedkey", p)) != std::string::npos) {
@@ -105,12 +130,23 @@ inline void scrub(std::string& s, const std::vector<std::string>& secrets) {
   }
 }
 
-/// Applies both layers to every text field of an error.
+/// Cuts `s` to at most `n` bytes without splitting a UTF-8 sequence.
+inline void cap_text(std::string& s, std::size_t n) {
+  if (s.size() <= n) return;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xc0) == 0x80) --n;
+  s.resize(n);
+}
+
+/// Applies both layers to every text field of an error, and caps their
+/// length (a hostile server must not make error text unbounded).
 inline void scrub_error(error& e, const std::vector<std::string>& secrets) {
   for (std::string* field : {&e.message, &e.service_code, &e.request_id}) {
     scrub(*field, secrets);
     *field = redact(std::move(*field));
   }
+  cap_text(e.message, 4096);
+  cap_text(e.service_code, 128);
+  cap_text(e.request_id, 128);
 }
 
 }  // namespace detail
