@@ -127,7 +127,7 @@ say "dependencies"
 bash "$ROOT/tests/deps.sh"
 
 # ---- stages (one line each) ------------------------------------------------------
-build_and_test main
+build_and_test main -DAZTABLES_BUILD_BENCHMARKS=ON  # + bench_smoke: the benchmark suite, once, short
 # -------------------------------------------------------------------------------
 
 echo

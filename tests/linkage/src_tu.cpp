@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+// The one TU that compiles the library's definitions (separate-compilation mode).
+#include <aztables/src.hpp>
