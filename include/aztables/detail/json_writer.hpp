@@ -324,6 +324,58 @@ inline void append_property_json(std::string& out, std::string_view name, const 
   }
 }
 
+/// Writes `in` (valid UTF-8 JSON text) to `out` with every non-ASCII character
+/// escaped as \uXXXX (a surrogate pair above U+FFFF): the same JSON value,
+/// pure ASCII. Non-ASCII can only occur inside strings, where the escape is
+/// always allowed. Returns false, leaving `out` alone, when `in` is already
+/// ASCII.
+inline bool ascii_json(std::string_view in, std::string& out) {
+  std::size_t i = 0;
+  while (i < in.size() && static_cast<unsigned char>(in[i]) < 0x80) ++i;
+  if (i == in.size()) return false;
+  out.clear();
+  out.reserve(in.size() + in.size() / 2);
+  out.append(in.data(), i);
+  auto u16 = [&](std::uint32_t unit) {
+    out += "\\u";
+    out += json_hex[(unit >> 12) & 15];
+    out += json_hex[(unit >> 8) & 15];
+    out += json_hex[(unit >> 4) & 15];
+    out += json_hex[unit & 15];
+  };
+  while (i < in.size()) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    std::uint32_t cp;
+    const std::size_t at = i;
+    if (!next_code_point(in, i, cp)) {  // not produced by our writer; keep the byte
+      out += in[at];
+      i = at + 1;
+      continue;
+    }
+    if (cp < 0x10000) {
+      u16(cp);
+    } else {
+      cp -= 0x10000;
+      u16(0xd800 + (cp >> 10));
+      u16(0xdc00 + (cp & 0x3ff));
+    }
+  }
+  return true;
+}
+
+/// Bodies larger than this are sent as pure ASCII to emulator endpoints.
+/// Azurite decodes every TCP read of a single-entity body on its own and turns
+/// a UTF-8 character split across two reads into U+FFFD (Azure/Azurite#2670);
+/// Node reads at most 64 KiB at a time, so a request larger than that is
+/// always split, wherever the client puts its writes. The margin leaves room
+/// for the request line and headers, which travel in the same write.
+inline constexpr std::size_t emulator_single_read_body = 60 * 1024;
+
 /// Validates an entity against every service rule and appends its JSON body.
 /// On error nothing useful is in `out` and the error names the field.
 inline std::optional<error> append_entity_json(std::string& out, const entity& e) {
