@@ -789,3 +789,31 @@ TEST_CASE("retry: a batch of deletes answered 404 after a lost answer cannot be 
   CHECK(r.error().may_have_applied);
   CHECK(r.error().message.find("cannot be verified") != std::string::npos);
 }
+
+TEST_CASE("retry: a with_retry client shares the token cache (one provider call; a 401 drops it for both)",
+          "[retry]") {
+  auto t = std::make_shared<aztables_test::fake_transport>();
+  int calls = 0;
+  aztables::bearer_credential cred;
+  cred.provider = [&calls](std::string_view) -> aztables::result<aztables::access_token> {
+    ++calls;
+    return aztables::access_token{"tok" + std::to_string(calls), fixed_now + std::chrono::hours(1)};
+  };
+  auto o = aztables_test::fake_options(t, fixed_now);
+  auto tc = aztables::table_client::create("http://127.0.0.1:10002/devstoreaccount1", cred, "orders", o).value();
+  aztables::retry_options careful = tc.retry_policy();
+  careful.retry_non_idempotent = false;
+  auto derived = tc.with_retry(careful);
+  t->push(204, "");
+  t->push(204, "");
+  REQUIRE(tc.upsert(sample()));
+  REQUIRE(derived.upsert(sample()));
+  CHECK(calls == 1);
+  t->push(401, error_body("InvalidAuthenticationInfo"));
+  REQUIRE(!derived.upsert(sample()));
+  t->push(204, "");
+  REQUIRE(tc.upsert(sample()));  // the original client fetches a fresh token too
+  CHECK(calls == 2);
+  auto rq = t->requests();
+  CHECK(*rq.back().headers.find("Authorization") == "Bearer tok2");
+}
