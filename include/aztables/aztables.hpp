@@ -12,7 +12,9 @@
 #include <aztables/error.hpp>
 #include <aztables/json.hpp>
 #include <aztables/keys.hpp>
+#include <aztables/mapping.hpp>
 #include <aztables/options.hpp>
+#include <aztables/query.hpp>
 #include <aztables/retry.hpp>
 #include <aztables/sas.hpp>
 #include <aztables/service_client.hpp>

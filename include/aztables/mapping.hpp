@@ -62,6 +62,9 @@ template <class>
 inline constexpr bool always_false_v = false;
 template <class T>
 using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+/// Enables the typed overloads of table_client for anything but the dynamic entity.
+template <class T>
+using enable_if_typed_t = std::enable_if_t<!std::is_same_v<remove_cvref_t<T>, entity>, int>;
 }  // namespace detail
 
 /// The customisation point that maps a struct `T` to an entity. Specialise it

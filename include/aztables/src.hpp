@@ -16,6 +16,7 @@
 #include <aztables/impl/curl_transport.ipp>
 #include <aztables/impl/json.ipp>
 #include <aztables/impl/keys.ipp>
+#include <aztables/impl/query.ipp>
 #include <aztables/impl/sas.ipp>
 #include <aztables/impl/service_client.ipp>
 #include <aztables/impl/table_client.ipp>

@@ -8,6 +8,8 @@
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
 #include <aztables/options.hpp>
+#include <aztables/mapping.hpp>
+#include <aztables/query.hpp>
 
 #include <memory>
 #include <optional>
@@ -71,6 +73,63 @@ class table_client {
   /// exist. `select` limits the properties returned.
   AZTABLES_DECL result<std::optional<entity>> get(const entity_key& key, const select_list& select = {});
 
+  // ---- typed entities (a struct mapped with aztables::entity_traits, see
+  // mapping.hpp). Each converts and calls the entity overload above. After a
+  // successful write to a non-const object whose mapping has an ETag member,
+  // that member holds the new ETag (a const object or a temporary is left as
+  // it is; the new ETag is in the returned write_result either way).
+
+  /// Inserts `obj` (see insert(const entity&)).
+  template <class T, detail::enable_if_typed_t<T> = 0>
+  result<write_result> insert(T&& obj) {
+    auto e = to_entity(obj);
+    if (!e) return std::move(e).error();
+    return refresh_etag(std::forward<T>(obj), insert(*e));
+  }
+  /// Inserts or updates `obj`, unconditionally (see upsert(const entity&, update_mode)).
+  template <class T, detail::enable_if_typed_t<T> = 0>
+  result<write_result> upsert(T&& obj, update_mode mode = update_mode::merge) {
+    auto e = to_entity(obj);
+    if (!e) return std::move(e).error();
+    return refresh_etag(std::forward<T>(obj), upsert(*e, mode));
+  }
+  /// Updates `obj` if its ETag member matches the stored version. A type
+  /// whose mapping has no ETag member updates unconditionally (`*`); with
+  /// one, the member must be set (from a read or write, or `etag::any()`).
+  template <class T, detail::enable_if_typed_t<T> = 0>
+  result<write_result> update(T&& obj, update_mode mode = update_mode::merge) {
+    auto e = to_entity(obj);
+    if (!e) return std::move(e).error();
+    if (!detail::schema_of<detail::remove_cvref_t<T>>().etag) e->etag = etag::any();
+    return refresh_etag(std::forward<T>(obj), update(*e, mode));
+  }
+  /// Deletes the entity with `obj`'s keys if its ETag member matches (no ETag
+  /// member: unconditionally).
+  template <class T, detail::enable_if_typed_t<T> = 0>
+  result<void> erase(const T& obj) {
+    const detail::entity_schema& s = detail::schema_of<T>();
+    void* o = const_cast<T*>(&obj);  // read only
+    return erase(entity_key{*s.partition_key(o), *s.row_key(o)}, s.etag ? *s.etag(o) : etag::any());
+  }
+  /// Reads one entity into a `T` (a point read selecting the mapped
+  /// properties); an empty optional when it does not exist. `mapping` error
+  /// when the stored entity does not fit `T`.
+  template <class T>
+  result<std::optional<T>> get(const entity_key& key) {
+    std::optional<T> out(std::in_place);
+    auto r = detail::get_typed(*core_, table_, key, detail::schema_of<T>(), &*out);
+    if (!r) return std::move(r).error();
+    if (!*r) out.reset();
+    return out;
+  }
+  /// Runs a query (see query.hpp): `query()` or `query<aztables::entity>()`
+  /// reads dynamic entities, `query<T>()` a mapped struct. Nothing is sent
+  /// until the pager is used.
+  template <class T = entity>
+  pager<T> query(aztables::query q) const {
+    return pager<T>(core_, table_, std::move(q));
+  }
+
   /// A client for the same table with another retry policy: for one call
   /// (`orders.with_retry(careful).insert(e)`) or a group of them. Shares this
   /// client's connections and credential; cheap, but not free (copy it when
@@ -86,6 +145,17 @@ class table_client {
       : core_(std::move(core)), table_(std::move(table)) {}
 
  private:
+  template <class T>
+  static result<write_result> refresh_etag(T&& obj, result<write_result> r) {
+    using U = std::remove_reference_t<T>;
+    if constexpr (std::is_lvalue_reference_v<T> && !std::is_const_v<U>) {
+      const detail::entity_schema& s = detail::schema_of<std::remove_cv_t<U>>();
+      if (r && s.etag) *s.etag(&obj) = r->etag;
+    }
+    (void)obj;
+    return r;
+  }
+
   std::shared_ptr<detail::client_core> core_;
   std::string table_;
 };

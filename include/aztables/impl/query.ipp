@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: MIT
+// Queries: filter literals, key ranges, the pager engine and the typed
+// decoder (simdjson On-Demand straight into mapped structs).
+#pragma once
+
+#include <aztables/detail/client_core.hpp>
+#include <aztables/detail/codec.hpp>
+#include <aztables/detail/json_reader.hpp>
+#include <aztables/detail/json_writer.hpp>
+#include <aztables/detail/url.hpp>
+#include <aztables/query.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+AZTABLES_NAMESPACE_BEGIN
+
+namespace detail {
+
+/// Appends `s` as an OData string literal: quotes doubled, so the value can
+/// never end the literal early.
+inline std::optional<error> append_string_literal(std::string& out, std::string_view s, std::string_view what) {
+  if (!scan_utf8(s).valid) return error::invalid_argument(std::string(what), "is not valid UTF-8");
+  out += '\'';
+  for (char c : s) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  out += '\'';
+  return std::nullopt;
+}
+
+/// Appends a typed OData literal for `v`.
+inline std::optional<error> append_literal(std::string& out, const value& v) {
+  switch (v.type()) {
+    case edm::string: return append_string_literal(out, *v.as_string(), "filter literal");
+    case edm::boolean: out += *v.as_bool() ? "true" : "false"; return std::nullopt;
+    case edm::int32: append_int(out, *v.as_int32()); return std::nullopt;
+    case edm::int64:
+      append_int(out, *v.as_int64());
+      out += 'L';
+      return std::nullopt;
+    case edm::double_: {
+      const double d = *v.as_double();
+      if (!std::isfinite(d))
+        return error::invalid_argument("filter literal", "NaN and infinite Doubles cannot be compared in a filter");
+      const std::size_t start = out.size();
+      append_double(out, d);
+      if (out.find_first_of(".eE", start) == std::string::npos) out += ".0";
+      return std::nullopt;
+    }
+    case edm::datetime: {
+      const auto t = v.as_datetime()->time_since_epoch().count();
+      if (t < min_datetime_ticks || t > max_datetime_ticks)
+        return error::invalid_argument("filter literal", "DateTime is outside the service's range 1601-01-01 to 9999-12-31 (UTC)");
+      out += "datetime'";
+      format_iso8601_to(out, *v.as_datetime());
+      out += '\'';
+      return std::nullopt;
+    }
+    case edm::guid:
+      out += "guid'";
+      out += v.as_guid()->to_string();
+      out += '\'';
+      return std::nullopt;
+    case edm::binary: {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "X'";
+      for (std::uint8_t b : *v.as_binary()) {
+        out += hex[b >> 4];
+        out += hex[b & 15];
+      }
+      out += '\'';
+      return std::nullopt;
+    }
+  }
+  return error::invalid_argument("filter literal", "has an unknown type");
+}
+
+inline bool is_system_property(std::string_view n) noexcept {
+  return n == "PartitionKey" || n == "RowKey" || n == "Timestamp";
+}
+
+/// Encodes a code point as UTF-8.
+inline void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xc0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xe0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else {
+    out += static_cast<char>(0xf0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  }
+}
+
+/// The least valid string above every string that starts with `p`, in the
+/// service's order (UTF-16 code units); nullopt when there is none (empty
+/// prefix, or only U+FFFF characters). Precondition: `p` is valid UTF-8.
+inline std::optional<std::string> prefix_successor(std::string_view p) {
+  std::vector<std::uint32_t> cps;
+  for (std::size_t i = 0; i < p.size();) {
+    std::uint32_t cp = 0;
+    if (!next_code_point(p, i, cp)) return std::nullopt;
+    cps.push_back(cp);
+  }
+  while (!cps.empty()) {
+    const std::uint32_t c = cps.back();
+    if (c == 0xffff) {  // the largest UTF-16 code unit: carry into the previous character
+      cps.pop_back();
+      continue;
+    }
+    std::uint32_t next;
+    if (c == 0xd7ff)
+      next = 0x10000;  // the next unit would be a high surrogate: the least string there starts with U+10000
+    else if (c == 0x10ffff)
+      next = 0xe000;  // units DBFF DFFF: the next unit that can start a character is E000
+    else
+      next = c + 1;  // BMP below D7FF, E000-FFFE, or a supplementary character (contiguous in UTF-16 order)
+    cps.back() = next;
+    std::string out;
+    out.reserve(p.size() + 1);
+    for (std::uint32_t cp : cps) append_utf8(out, cp);
+    return out;
+  }
+  return std::nullopt;
+}
+
+inline std::optional<error> append_range(std::string& f, std::string_view property, const key_range& r) {
+  if (r.build_error()) return *r.build_error();
+  if (r.lower()) {
+    if (!f.empty()) f += " and ";
+    f += property;
+    f += r.lower()->inclusive ? " ge " : " gt ";
+    if (auto e = append_string_literal(f, r.lower()->key, std::string(property) + " lower bound")) return e;
+  }
+  if (r.upper()) {
+    if (!f.empty()) f += " and ";
+    f += property;
+    f += r.upper()->inclusive ? " le " : " lt ";
+    if (auto e = append_string_literal(f, r.upper()->key, std::string(property) + " upper bound")) return e;
+  }
+  return std::nullopt;
+}
+
+inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ULL) noexcept {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+inline std::string base64url(std::string_view s) {
+  std::string out;
+  base64_encode_to(out, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) {
+    if (c == '+') c = '-';
+    else if (c == '/') c = '_';
+  }
+  return out;
+}
+
+inline std::optional<std::string> base64url_decode(std::string_view s) {
+  std::string b64(s);
+  for (char& c : b64) {
+    if (c == '-') c = '+';
+    else if (c == '_') c = '/';
+    else if (c == '+' || c == '/' || c == '=') return std::nullopt;
+  }
+  while (b64.size() % 4 != 0) b64 += '=';
+  binary bytes;
+  if (!base64_decode_to(b64, bytes)) return std::nullopt;
+  return std::string(bytes.begin(), bytes.end());
+}
+
+// ---- typed decoding ---------------------------------------------------------
+
+/// Reads one JSON entity object straight into a mapped object, in one pass.
+/// With metadata (minimalmetadata) the annotations are checked against the
+/// member types, in whichever order they come; without (nometadata) the
+/// mapping is the schema and the string forms are parsed by member type.
+class typed_reader {
+ public:
+  typed_reader(const entity_schema& s, bool minimal) : s_(s), minimal_(minimal), state_(s.size), pending_(s.size) {}
+
+  std::optional<error> read(od::object obj, void* out) {
+    std::fill(state_.begin(), state_.end(), std::uint8_t(0));
+    std::fill(pending_.begin(), pending_.end(), std::uint8_t(0));
+    for (auto field : obj) {
+      std::string_view key;
+      if (field.unescaped_key().get(key)) return bad_json("bad property name");
+      constexpr std::string_view suffix = "@odata.type";
+      if (key.size() > suffix.size() && key.back() == 'e' && key.substr(key.size() - suffix.size()) == suffix) {
+        const std::size_t idx = find(key.substr(0, key.size() - suffix.size()), false);
+        if (idx == npos) continue;
+        std::string_view tn;
+        if (field.value().get_string().get(tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
+        auto t = edm_from_name(tn);
+        if (!t) return bad_json("property '" + std::string(s_.fields[idx].name) + "': unknown type " + std::string(tn.substr(0, 32)));
+        if (!fits(s_.fields[idx].kind, *t)) return type_mismatch(s_.fields[idx], *t);
+        if (state_[idx] == 0) pending_[idx] = static_cast<std::uint8_t>(static_cast<int>(*t) + 1);
+        else if (state_[idx] == needs_annotation) state_[idx] = done;
+        continue;
+      }
+      if (key.size() > 6 && key[0] == 'o' && key.substr(0, 6) == "odata.") {
+        if (s_.etag && key == "odata.etag") {
+          std::string_view tag;
+          if (field.value().get_string().get(tag)) return bad_json("odata.etag is not a string");
+          *s_.etag(out) = etag(std::string(tag));
+        }
+        continue;
+      }
+      if (key == "PartitionKey" || key == "RowKey") {
+        std::string_view sv;
+        if (field.value().get_string().get(sv)) return bad_json(std::string(key) + " is not a string");
+        (key[0] == 'P' ? s_.partition_key(out) : s_.row_key(out))->assign(sv.data(), sv.size());
+        continue;
+      }
+      const std::size_t idx = find(key, true);
+      if (idx == npos) continue;  // not mapped (Timestamp, or a property the struct does not name)
+      od::value v;
+      if (field.value().get(v)) return bad_json("bad value for '" + std::string(key) + "'");
+      if (auto e = read_field(idx, v, out)) return e;
+    }
+    for (std::size_t i = 0; i < s_.size; ++i) {
+      const field_info& f = s_.fields[i];
+      if (state_[i] == 0) {
+        if (!f.optional)
+          return mapping_error(f.name, "is missing from the stored entity (map it to a std::optional member to "
+                                       "allow that)");
+        f.reset(out);
+      } else if (state_[i] == needs_annotation) {
+        return type_mismatch(f, edm::string);
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::uint8_t done = 1;
+  static constexpr std::uint8_t needs_annotation = 2;
+
+  /// Properties usually come in mapping order: try the next one first.
+  std::size_t find(std::string_view name, bool advance) {
+    if (hint_ < s_.size && s_.fields[hint_].name == name) {
+      const std::size_t i = hint_;
+      if (advance) ++hint_;
+      return i;
+    }
+    for (std::size_t i = 0; i < s_.size; ++i)
+      if (s_.fields[i].name == name) {
+        hint_ = advance ? i + 1 : i;
+        return i;
+      }
+    return npos;
+  }
+
+  error wrong_json(const field_info& f, od::value& v, od::json_type jt) {
+    switch (jt) {
+      case od::json_type::string:
+        if (minimal_) return type_mismatch(f, edm::string);
+        return mapping_error(f.name, std::string("stored as a string value, which does not fit the member type ") +
+                                         kind_name(f.kind));
+      case od::json_type::number: {
+        std::string_view tok = v.raw_json_token();
+        const bool fractional = tok.find_first_of(".eE") != std::string_view::npos;
+        return type_mismatch(f, fractional ? edm::double_ : edm::int32);
+      }
+      case od::json_type::boolean: return type_mismatch(f, edm::boolean);
+      default: return bad_json("property '" + std::string(f.name) + "' is an object or array");
+    }
+  }
+
+  std::optional<error> read_field(std::size_t idx, od::value& v, void* out) {
+    const field_info& f = s_.fields[idx];
+    od::json_type jt;
+    if (v.type().get(jt)) return bad_json("bad value for '" + std::string(f.name) + "'");
+    if (jt == od::json_type::null) {
+      if (!f.optional) return mapping_error(f.name, "is null, and the member is not a std::optional");
+      f.reset(out);
+      state_[idx] = done;
+      return std::nullopt;
+    }
+    const bool annotated = pending_[idx] != 0;
+    // Without an annotation yet, a string form (Int64, DateTime, Guid, Binary,
+    // special Double) read with metadata must still be confirmed by one.
+    const bool provisional = minimal_ && !annotated;
+    bool confirm = false;
+    switch (f.kind) {
+      case field_kind::string:
+      case field_kind::enum_string: {
+        if (jt != od::json_type::string) return wrong_json(f, v, jt);
+        std::string_view sv;
+        if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+        if (f.kind == field_kind::string) {
+          static_cast<std::string*>(f.target(out))->assign(sv.data(), sv.size());
+        } else if (!f.enum_from_string(f.target(out), sv)) {
+          return mapping_error(f.name, "'" + std::string(sv.substr(0, 64)) + "' is not a name in enum_traits<E>::names");
+        }
+        break;
+      }
+      case field_kind::boolean: {
+        if (jt != od::json_type::boolean) return wrong_json(f, v, jt);
+        bool b = false;
+        if (v.get_bool().get(b)) return bad_json("bad boolean for '" + std::string(f.name) + "'");
+        *static_cast<bool*>(f.target(out)) = b;
+        break;
+      }
+      case field_kind::int32:
+      case field_kind::enum_int32:
+      case field_kind::int64:
+      case field_kind::enum_int64: {
+        const bool wide = f.kind == field_kind::int64 || f.kind == field_kind::enum_int64;
+        std::int64_t i = 0;
+        if (jt == od::json_type::number) {
+          if (v.get_int64().get(i)) return wrong_json(f, v, jt);
+        } else if (jt == od::json_type::string && wide) {
+          std::string_view sv;
+          if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+          auto r = std::from_chars(sv.data(), sv.data() + sv.size(), i);
+          if (sv.empty() || r.ec != std::errc() || r.ptr != sv.data() + sv.size())
+            return minimal_ && annotated ? mapping_error(f.name, "stored Edm.Int64 value '" + std::string(sv.substr(0, 32)) +
+                                                                     "' is not a 64-bit integer")
+                                         : wrong_json(f, v, jt);
+          confirm = provisional;
+        } else {
+          return wrong_json(f, v, jt);
+        }
+        if (!wide && (i < std::numeric_limits<std::int32_t>::min() || i > std::numeric_limits<std::int32_t>::max()))
+          return type_mismatch(f, edm::int64);
+        if (f.kind == field_kind::int32)
+          *static_cast<std::int32_t*>(f.target(out)) = static_cast<std::int32_t>(i);
+        else if (f.kind == field_kind::int64)
+          *static_cast<std::int64_t*>(f.target(out)) = i;
+        else if (!f.enum_from_int(f.target(out), i))
+          return mapping_error(f.name, std::to_string(i) + " is out of the range of the enum's underlying type");
+        break;
+      }
+      case field_kind::double_: {
+        double d = 0;
+        if (jt == od::json_type::number) {
+          if (v.get_double().get(d)) return bad_json("bad Double for '" + std::string(f.name) + "'");
+        } else if (jt == od::json_type::string) {
+          std::string_view sv;
+          if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+          if (sv == "NaN") d = std::numeric_limits<double>::quiet_NaN();
+          else if (sv == "Infinity" || sv == "INF") d = std::numeric_limits<double>::infinity();
+          else if (sv == "-Infinity" || sv == "-INF") d = -std::numeric_limits<double>::infinity();
+          else return wrong_json(f, v, jt);
+          confirm = provisional;
+        } else {
+          return wrong_json(f, v, jt);
+        }
+        *static_cast<double*>(f.target(out)) = d;
+        break;
+      }
+      case field_kind::datetime:
+      case field_kind::guid:
+      case field_kind::binary: {
+        if (jt != od::json_type::string) return wrong_json(f, v, jt);
+        std::string_view sv;
+        if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+        if (f.kind == field_kind::datetime) {
+          auto t = parse_iso8601(sv);
+          if (!t) {
+            if (minimal_ && annotated)
+              return mapping_error(f.name, "stored Edm.DateTime value '" + std::string(sv.substr(0, 40)) +
+                                               "' is not an ISO 8601 time");
+            return wrong_json(f, v, jt);
+          }
+          *static_cast<datetime*>(f.target(out)) = *t;
+        } else if (f.kind == field_kind::guid) {
+          auto g = guid::parse(sv);
+          if (!g) {
+            if (minimal_ && annotated)
+              return mapping_error(f.name, "stored Edm.Guid value '" + std::string(sv.substr(0, 40)) + "' is not a GUID");
+            return wrong_json(f, v, jt);
+          }
+          *static_cast<guid*>(f.target(out)) = *g;
+        } else {
+          if (!base64_decode_to(sv, *static_cast<binary*>(f.target(out)))) {
+            if (minimal_ && annotated) return mapping_error(f.name, "stored Edm.Binary value is not base64");
+            return wrong_json(f, v, jt);
+          }
+        }
+        confirm = provisional;
+        break;
+      }
+    }
+    state_[idx] = confirm ? needs_annotation : done;
+    return std::nullopt;
+  }
+
+  const entity_schema& s_;
+  bool minimal_;
+  std::vector<std::uint8_t> state_;
+  std::vector<std::uint8_t> pending_;
+  std::size_t hint_ = 0;
+};
+
+/// Decodes `{"value":[...]}`: drops the first `skip` items undecoded, decodes
+/// at most `max_items` more into `out`, and counts every item in `total`.
+inline std::optional<error> decode_page(std::string& body, od::parser& parser, const entity_schema* schema, bool minimal,
+                                        void* out, std::size_t skip, std::size_t max_items, std::size_t& total,
+                                        std::size_t& delivered) {
+  total = 0;
+  delivered = 0;
+  od::document doc;
+  if (parser.iterate(padded_view(body)).get(doc)) return bad_json("query response is not JSON");
+  od::object root;
+  if (doc.get_object().get(root)) return bad_json("query response is not a JSON object");
+  od::array arr;
+  if (root["value"].get_array().get(arr)) return bad_json("query response has no 'value' array");
+  std::optional<typed_reader> reader;
+  if (schema) reader.emplace(*schema, minimal);
+  for (auto item : arr) {
+    od::value val;
+    if (item.get(val)) return bad_json("bad entity in query response");
+    const std::size_t index = total++;
+    if (index < skip || delivered >= max_items) continue;  // skipped without decoding
+    od::object o;
+    if (val.get_object().get(o)) return bad_json("query response item is not an object");
+    if (schema) {
+      void* obj = schema->emplace_back(out);
+      if (auto e = reader->read(o, obj)) {
+        schema->pop_back(out);
+        return e;
+      }
+    } else {
+      auto& vec = *static_cast<std::vector<entity>*>(out);
+      vec.emplace_back();
+      if (auto e = read_entity(o, vec.back())) {
+        vec.pop_back();
+        return e;
+      }
+    }
+    ++delivered;
+  }
+  return std::nullopt;
+}
+
+constexpr std::string_view token_prefix = "aztq1";
+
+}  // namespace detail
+
+// ---- filter, key_range, query ----------------------------------------------
+
+AZTABLES_DECL filter filter::compare(std::string_view property, const char* op, result<value> v) {
+  if (!v) return failed(std::move(v).error());
+  if (!detail::is_system_property(property))
+    if (auto e = detail::check_property_name(property)) return failed(std::move(*e));
+  filter f;
+  f.text_.reserve(property.size() + 24);
+  f.text_.append(property.data(), property.size());
+  f.text_ += ' ';
+  f.text_ += op;
+  f.text_ += ' ';
+  if (auto e = detail::append_literal(f.text_, *v)) return failed(std::move(*e));
+  return f;
+}
+
+AZTABLES_DECL key_range key_range::prefix(std::string_view prefix) {
+  key_range r;
+  if (!detail::scan_utf8(prefix).valid) {
+    r.error_ = error::invalid_argument("key_range::prefix", "the prefix is not valid UTF-8");
+    return r;
+  }
+  r.lower_ = key_bound{std::string(prefix), true};
+  if (auto up = detail::prefix_successor(prefix)) r.upper_ = key_bound{std::move(*up), false};
+  if (prefix.empty()) r.lower_.reset();
+  return r;
+}
+
+AZTABLES_DECL result<std::string> query::filter_text() const {
+  std::string f;
+  switch (kind_) {
+    case kind::point:
+      if (auto e = detail::check_key("PartitionKey", partition_key_)) return std::move(*e);
+      if (auto e = detail::check_key("RowKey", row_key_)) return std::move(*e);
+      f = "PartitionKey eq ";
+      detail::append_string_literal(f, partition_key_, "PartitionKey");
+      f += " and RowKey eq ";
+      detail::append_string_literal(f, row_key_, "RowKey");
+      break;
+    case kind::row_range:
+      if (auto e = detail::check_key("PartitionKey", partition_key_)) return std::move(*e);
+      f = "PartitionKey eq ";
+      detail::append_string_literal(f, partition_key_, "PartitionKey");
+      if (auto e = detail::append_range(f, "RowKey", rows_)) return std::move(*e);
+      break;
+    case kind::partition_range:
+      if (partitions_.unbounded())
+        return error::invalid_argument("query::partition_range", "needs a bounded PartitionKey range; to read the "
+                                                                 "whole table ask for query::table_scan()");
+      if (auto e = detail::append_range(f, "PartitionKey", partitions_)) return std::move(*e);
+      if (auto e = detail::append_range(f, "RowKey", rows_)) return std::move(*e);
+      break;
+    case kind::table_scan: break;
+  }
+  auto extra = extra_.str();
+  if (!extra) return std::move(extra).error();
+  if (!extra->empty()) {
+    if (f.empty()) {
+      f = std::move(*extra);
+    } else {
+      f += " and (";
+      f += *extra;
+      f += ')';
+    }
+  }
+  return f;
+}
+
+// ---- pager ------------------------------------------------------------------
+
+namespace detail {
+
+AZTABLES_DECL pager_core::pager_core(std::shared_ptr<client_core> core, std::string table, aztables::query q,
+                                     const entity_schema* schema)
+    : core_(std::move(core)), table_(std::move(table)), q_(std::move(q)), schema_(schema) {
+  prepare_error_ = prepare();
+  if (!prepare_error_ && limit_ && *limit_ == 0) done_ = true;
+}
+
+AZTABLES_DECL std::optional<error> pager_core::prepare() {
+  accept_ = (schema_ && !schema_->etag) ? accept_none : accept_minimal;
+  auto f = q_.filter_text();
+  if (!f) return std::move(f).error();
+  std::string select;
+  if (const select_list* names = query_access::select(q_)) {
+    if (schema_)
+      return error::invalid_argument("query::select", "a typed query selects the properties its mapping names; map a "
+                                                      "smaller struct to read fewer");
+    for (const auto& n : *names) {
+      if (!is_system_property(n))
+        if (auto e = check_property_name(n)) return e;
+      if (!select.empty()) select += ',';
+      select += n;
+    }
+  } else if (schema_) {
+    select = schema_->select;
+  }
+  if (const auto& ps = query_access::page_size(q_); ps && (*ps < 1 || *ps > 1000))
+    return error::invalid_argument("query::page_size", "must be 1 to 1000 (the service's page limit)");
+  limit_ = query_access::limit(q_);
+  if (!f->empty()) {
+    base_query_ = "$filter=";
+    percent_encode_to(base_query_, *f);
+  }
+  if (!select.empty()) {
+    if (!base_query_.empty()) base_query_ += '&';
+    base_query_ += "$select=";
+    percent_encode_to(base_query_, select);
+  }
+  {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::uint64_t h = fnv1a(*f, fnv1a("\n", fnv1a(table_)));
+    fingerprint_.clear();
+    for (int i = 60; i >= 0; i -= 4) fingerprint_ += hex[(h >> i) & 15];
+  }
+  if (const auto& tok = query_access::resume(q_)) {
+    auto fail = [](const char* rule) { return error::invalid_argument("query::resume token", rule); };
+    if (tok->empty()) return fail("is empty: an empty token means the query had nothing left to read");
+    std::vector<std::string_view> parts;
+    std::string_view s = *tok;
+    for (std::size_t a = 0;;) {
+      std::size_t b = s.find('.', a);
+      parts.push_back(s.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
+      if (b == std::string_view::npos) break;
+      a = b + 1;
+    }
+    if (parts.size() != 5 || parts[0] != token_prefix) return fail("is not a token made by pager::token()");
+    if (parts[1] != fingerprint_)
+      return fail("belongs to a different query (another table, key condition or filter)");
+    std::size_t skip = 0;
+    auto r = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), skip);
+    if (parts[2].empty() || r.ec != std::errc() || r.ptr != parts[2].data() + parts[2].size())
+      return fail("is not a token made by pager::token()");
+    position p;
+    p.skip = skip;
+    for (int k = 0; k < 2; ++k) {
+      std::string_view part = parts[3 + k];
+      if (part == "-") continue;
+      if (part.empty() || part[0] != (k == 0 ? 'p' : 'r')) return fail("is not a token made by pager::token()");
+      auto dec = base64url_decode(part.substr(1));
+      if (!dec) return fail("is not a token made by pager::token()");
+      (k == 0 ? p.next_pk : p.next_rk) = std::move(*dec);
+    }
+    next_ = std::move(p);
+  }
+  return std::nullopt;
+}
+
+AZTABLES_DECL std::string pager_core::encode(const position& p) const {
+  std::string t(token_prefix);
+  t += '.';
+  t += fingerprint_;
+  t += '.';
+  t += std::to_string(p.skip);
+  t += p.next_pk ? ".p" + base64url(*p.next_pk) : std::string(".-");
+  t += p.next_rk ? ".r" + base64url(*p.next_rk) : std::string(".-");
+  return t;
+}
+
+AZTABLES_DECL std::string pager_core::token(std::size_t consumed, std::size_t remaining) const {
+  if (prepare_error_) return query_access::resume(q_).value_or(std::string());
+  if (remaining > 0) {
+    position p = page_start_;
+    p.skip += consumed;
+    return encode(p);
+  }
+  if (exhausted_) return std::string();
+  return encode(next_);
+}
+
+AZTABLES_DECL result<void> pager_core::fetch(void* out) {
+  if (prepare_error_) return *prepare_error_;
+  if (done_) return {};
+  std::size_t top = static_cast<std::size_t>(query_access::page_size(q_).value_or(0));
+  if (limit_) {
+    const std::size_t want = *limit_ - delivered_ + next_.skip;
+    top = std::min(top ? top : std::size_t(1000), want);
+  }
+  request_spec spec;
+  spec.method = "GET";
+  spec.path = table_ + "()";
+  spec.accept = accept_;
+  spec.query = base_query_;
+  auto add = [&](std::string_view name, std::string_view v) {
+    if (!spec.query.empty()) spec.query += '&';
+    spec.query += name;
+    spec.query += '=';
+    percent_encode_to(spec.query, v);
+  };
+  if (top) add("$top", std::to_string(top));
+  if (next_.next_pk) add("NextPartitionKey", *next_.next_pk);
+  if (next_.next_rk) add("NextRowKey", *next_.next_rk);
+  auto r = core_->execute({"query", true}, spec);
+  if (!r) return std::move(r).error();
+
+  const std::string* npk = r->headers.find("x-ms-continuation-NextPartitionKey");
+  const std::string* nrk = r->headers.find("x-ms-continuation-NextRowKey");
+  if (!parser_) parser_ = std::make_shared<od::parser>();
+  std::size_t total = 0, got = 0;
+  const std::size_t max_items = limit_ ? *limit_ - delivered_ : std::numeric_limits<std::size_t>::max();
+  if (auto e = decode_page(r->body, *static_cast<od::parser*>(parser_.get()), schema_, accept_ == accept_minimal, out,
+                           next_.skip, max_items, total, got))
+    return *e;
+  const position sent = next_;
+  const std::size_t dropped = std::min(sent.skip, total);
+  if (npk && total == 0 && sent.next_pk && *sent.next_pk == *npk &&
+      (nrk ? sent.next_rk && *sent.next_rk == *nrk : !sent.next_rk))
+    return error::make(errc::invalid_response, "the service returned an empty page with the same continuation");
+  page_start_ = sent;
+  page_start_.skip = dropped;
+  delivered_ += got;
+  if (got < total - dropped) {  // cut by the limit: resume right after the last delivered entity
+    next_ = sent;
+    next_.skip = dropped + got;
+    done_ = true;
+    return {};
+  }
+  if (!npk) {
+    exhausted_ = true;
+    done_ = true;
+    next_ = position();
+  } else {
+    position n;
+    n.next_pk = *npk;
+    if (nrk) n.next_rk = *nrk;
+    n.skip = sent.skip - dropped;
+    next_ = std::move(n);
+  }
+  if (limit_ && delivered_ >= *limit_) done_ = true;
+  return {};
+}
+
+AZTABLES_DECL result<bool> get_typed(client_core& core, const std::string& table, const entity_key& key,
+                                     const entity_schema& schema, void* obj) {
+  if (auto e = check_key("PartitionKey", key.partition_key)) return std::move(*e);
+  if (auto e = check_key("RowKey", key.row_key)) return std::move(*e);
+  request_spec spec;
+  spec.method = "GET";
+  spec.path = entity_path(table, key.partition_key, key.row_key);
+  spec.accept = accept_none;  // the ETag comes in a header; the mapping is the schema
+  spec.query = "$select=";
+  percent_encode_to(spec.query, schema.select);
+  auto r = core.execute({"get", true}, spec);
+  if (!r) {
+    if (r.error().code == errc::not_found && r.error().service_code == "ResourceNotFound") return false;
+    return std::move(r).error();
+  }
+  thread_local od::parser parser;
+  od::document doc;
+  if (parser.iterate(padded_view(r->body)).get(doc)) return bad_json("entity response is not JSON");
+  od::object o;
+  if (doc.get_object().get(o)) return bad_json("entity response is not a JSON object");
+  typed_reader reader(schema, false);
+  if (auto e = reader.read(o, obj)) return std::move(*e);
+  if (schema.etag) {
+    if (const std::string* tag = r->headers.find("ETag")) *schema.etag(obj) = etag(*tag);
+  }
+  if (schema.partition_key(obj)->empty()) *schema.partition_key(obj) = key.partition_key;
+  if (schema.row_key(obj)->empty()) *schema.row_key(obj) = key.row_key;
+  return true;
+}
+
+}  // namespace detail
+
+AZTABLES_NAMESPACE_END

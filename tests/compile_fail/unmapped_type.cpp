@@ -1,0 +1,7 @@
+// A type without entity_traits cannot be converted.
+// expect: aztables: this type has no entity mapping. Map it with
+#include <aztables/mapping.hpp>
+struct order {
+  std::string customer, id;
+};
+int main() { return aztables::to_entity(order{}) ? 0 : 1; }
