@@ -26,7 +26,7 @@ if(TARGET partition_stress)
   set_tests_properties(examples:partition_stress PROPERTIES SKIP_RETURN_CODE 77 LABELS "azurite;examples" TIMEOUT 120)
 endif()
 
-foreach(example time_series log_tail hot_partition)
+foreach(example time_series log_tail hot_partition dual_row_batch bulk_import)
   if(TARGET ${example})
     add_test(NAME examples:${example} COMMAND sh -c "${_aztables_with_azurite}" sh $<TARGET_FILE:${example}>)
     set_tests_properties(examples:${example} PROPERTIES SKIP_RETURN_CODE 77 LABELS "azurite;examples" TIMEOUT 120)
