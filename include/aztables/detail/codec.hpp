@@ -55,30 +55,54 @@ inline int base64_value(char c) noexcept {
   return -1;
 }
 
+/// base64 alphabet value of each byte; 64 for '=', 255 for anything else.
+struct base64_table {
+  std::uint8_t v[256];
+  constexpr base64_table() : v() {
+    for (int i = 0; i < 256; ++i) v[i] = 255;
+    for (int i = 0; i < 64; ++i) v[static_cast<unsigned char>(base64_chars[i])] = static_cast<std::uint8_t>(i);
+    v[static_cast<unsigned char>('=')] = 64;
+  }
+};
+inline constexpr base64_table base64_decode_table{};
+
 /// Strict standard base64 (padding required when the length is not a
 /// multiple of 4 is tolerated only as canonical '=' padding).
 inline bool base64_decode_to(std::string_view s, binary& out) {
   out.clear();
   if (s.size() % 4 != 0) return false;
-  out.reserve(s.size() / 4 * 3);
-  for (std::size_t i = 0; i < s.size(); i += 4) {
-    int a = base64_value(s[i]), b = base64_value(s[i + 1]);
-    if (a < 0 || b < 0) return false;
-    bool last = i + 4 == s.size();
-    int c = s[i + 2] == '=' && last ? -2 : base64_value(s[i + 2]);
-    int d = s[i + 3] == '=' && last ? -2 : base64_value(s[i + 3]);
-    if (c == -1 || d == -1 || (c == -2 && d != -2)) return false;
-    std::uint32_t v = (std::uint32_t(a) << 18) | (std::uint32_t(b) << 12);
-    out.push_back(static_cast<std::uint8_t>(v >> 16));
-    if (c >= 0) {
-      v |= std::uint32_t(c) << 6;
-      out.push_back(static_cast<std::uint8_t>((v >> 8) & 0xff));
-      if (d >= 0) {
-        v |= std::uint32_t(d);
-        out.push_back(static_cast<std::uint8_t>(v & 0xff));
-      }
+  if (s.empty()) return true;
+  const auto* in = reinterpret_cast<const unsigned char*>(s.data());
+  const std::uint8_t* t = base64_decode_table.v;
+  // Every group but the last: four alphabet characters, no padding.
+  const std::size_t full = s.size() / 4 - 1;
+  out.resize(full * 3 + 3);
+  std::uint8_t* o = out.data();
+  for (std::size_t g = 0; g < full; ++g, in += 4, o += 3) {
+    const std::uint32_t a = t[in[0]], b = t[in[1]], c = t[in[2]], d = t[in[3]];
+    if ((a | b | c | d) >= 64) return false;  // 64 ('=') or 255 (not base64): both wrong here
+    const std::uint32_t v = (a << 18) | (b << 12) | (c << 6) | d;
+    o[0] = static_cast<std::uint8_t>(v >> 16);
+    o[1] = static_cast<std::uint8_t>(v >> 8);
+    o[2] = static_cast<std::uint8_t>(v);
+  }
+  // The last group: "xxxx", "xxx=" or "xx==".
+  const std::uint32_t a = t[in[0]], b = t[in[1]], c = t[in[2]], d = t[in[3]];
+  if (a >= 64 || b >= 64 || c == 255 || d == 255 || (c == 64 && d != 64)) return false;
+  std::uint32_t v = (a << 18) | (b << 12);
+  std::size_t n = 1;
+  if (c != 64) {
+    v |= c << 6;
+    n = 2;
+    if (d != 64) {
+      v |= d;
+      n = 3;
     }
   }
+  o[0] = static_cast<std::uint8_t>(v >> 16);
+  o[1] = static_cast<std::uint8_t>(v >> 8);
+  o[2] = static_cast<std::uint8_t>(v);
+  out.resize(full * 3 + n);
   return true;
 }
 

@@ -152,6 +152,29 @@ inline std::string_view number_token(od::value& v) {
   return tok;
 }
 
+/// Scratch space of read_entity, reused across calls on one thread so that
+/// reading an entity allocates only what the entity itself keeps.
+struct read_entity_scratch {
+  struct note {
+    std::string_view name;  ///< points into the parser's string buffer (valid for the document)
+    edm type;
+  };
+  // A value read before its annotation: a String (converted from its text) or
+  // a number (converted from its token) once the annotation arrives.
+  struct pending {
+    std::size_t index;
+    std::string_view number;  ///< the raw token for a number (in the input buffer); empty for a string
+  };
+  std::vector<note> notes;        ///< annotations seen so far
+  std::vector<pending> waiting;   ///< unannotated strings and numbers
+  std::size_t last_size = 8;      ///< properties of the previous entity: reserved up front
+};
+
+inline read_entity_scratch& entity_scratch() {
+  thread_local read_entity_scratch s;
+  return s;
+}
+
 /// Reads one entity object (any metadata level) into `e` (which is cleared).
 /// Annotations may come before or after their value.
 inline std::optional<error> read_entity(od::object obj, entity& e) {
@@ -160,18 +183,12 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
   e.row_key.clear();
   e.etag = etag();
   e.timestamp.reset();
-  struct note {
-    std::string name;
-    edm type;
-  };
-  // A value read before its annotation: a String (converted from its text) or
-  // a number (converted from its token) once the annotation arrives.
-  struct pending {
-    std::size_t index;
-    std::string number;  // the token for a number; empty for a string
-  };
-  std::vector<note> notes;        // annotations seen so far
-  std::vector<pending> waiting;   // unannotated strings and numbers
+  read_entity_scratch& scratch = entity_scratch();
+  auto& notes = scratch.notes;
+  auto& waiting = scratch.waiting;
+  notes.clear();
+  waiting.clear();
+  e.reserve(scratch.last_size);
   for (auto field : obj) {
     std::string_view key;
     if (field.unescaped_key().get(key)) return bad_json("bad property name");
@@ -199,7 +216,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
         waiting.erase(it);
         break;
       }
-      notes.push_back({std::string(pname), *t});
+      notes.push_back({pname, *t});
       continue;
     }
     if (key.size() > 6 && key.substr(0, 6) == "odata.") {
@@ -232,14 +249,14 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
           if (auto err = convert_string(key, s, *annotated, val)) return err;
         } else {
           val = value(std::string(s));
-          waiting.push_back({e.size(), std::string()});
+          waiting.push_back({e.size(), std::string_view()});
         }
         break;
       }
       case od::json_type::number: {
         std::string_view tok = number_token(v);
         if (auto err = number_from_token(key, tok, annotated, val)) return err;
-        if (!annotated) waiting.push_back({e.size(), std::string(tok)});
+        if (!annotated) waiting.push_back({e.size(), tok});
         break;
       }
       case od::json_type::boolean: {
@@ -256,6 +273,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
     }
     e.append_unchecked(std::string(key), std::move(val));
   }
+  scratch.last_size = e.size();
   return std::nullopt;
 }
 
