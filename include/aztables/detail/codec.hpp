@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -269,6 +270,22 @@ inline std::string format_rfc1123(std::chrono::system_clock::time_point tp) {
   out.append(buf, 8);
   out += " GMT";
   return out;
+}
+
+/// format_rfc1123, remembered per thread for the current second: every
+/// request made in one second carries the same x-ms-date.
+inline const std::string& format_rfc1123_cached(std::chrono::system_clock::time_point tp) {
+  struct cache {
+    std::int64_t second = std::numeric_limits<std::int64_t>::min();
+    std::string text;
+  };
+  thread_local cache c;
+  const std::int64_t s = std::chrono::floor<std::chrono::seconds>(tp.time_since_epoch()).count();
+  if (s != c.second) {
+    c.text = format_rfc1123(tp);
+    c.second = s;
+  }
+  return c.text;
 }
 
 /// Parses an RFC 1123 date ("Sun, 06 Nov 1994 08:49:37 GMT").

@@ -19,10 +19,8 @@ namespace detail {
 /// `base_path` is the endpoint's path ("" or "/devstoreaccount1"), `path` is
 /// relative to it ("Tables", "t(PartitionKey='a',RowKey='b')"), `query` is
 /// the encoded query without '?'.
-inline std::string canonicalized_resource(std::string_view account, std::string_view base_path,
+inline void append_canonicalized_resource(std::string& r, std::string_view account, std::string_view base_path,
                                           std::string_view path, std::string_view query) {
-  std::string r;
-  r.reserve(2 + account.size() + base_path.size() + path.size());
   r += '/';
   r.append(account.data(), account.size());
   r.append(base_path.data(), base_path.size());
@@ -41,7 +39,29 @@ inline std::string canonicalized_resource(std::string_view account, std::string_
     }
     start = end + 1;
   }
+}
+
+/// The same, as a new string.
+inline std::string canonicalized_resource(std::string_view account, std::string_view base_path,
+                                          std::string_view path, std::string_view query) {
+  std::string r;
+  r.reserve(2 + account.size() + base_path.size() + path.size());
+  append_canonicalized_resource(r, account, base_path, path, query);
   return r;
+}
+
+/// Appends the string to sign up to (and including) the line break after the
+/// date; the canonicalized resource follows it. See string_to_sign.
+inline void append_string_to_sign_head(std::string& s, shared_key_scheme scheme, std::string_view method,
+                                       std::string_view content_type, std::string_view date) {
+  if (scheme == shared_key_scheme::shared_key) {
+    s.append(method.data(), method.size());
+    s += "\n\n";
+    s.append(content_type.data(), content_type.size());
+    s += '\n';
+  }
+  s.append(date.data(), date.size());
+  s += '\n';
 }
 
 /// The string to sign. SharedKey: VERB\nContent-MD5\nContent-Type\nDate\nResource
@@ -50,17 +70,8 @@ inline std::string canonicalized_resource(std::string_view account, std::string_
 inline std::string string_to_sign(shared_key_scheme scheme, std::string_view method, std::string_view content_type,
                                   std::string_view date, std::string_view resource) {
   std::string s;
-  if (scheme == shared_key_scheme::shared_key) {
-    s.reserve(method.size() + content_type.size() + date.size() + resource.size() + 4);
-    s.append(method.data(), method.size());
-    s += "\n\n";
-    s.append(content_type.data(), content_type.size());
-    s += '\n';
-  } else {
-    s.reserve(date.size() + resource.size() + 1);
-  }
-  s.append(date.data(), date.size());
-  s += '\n';
+  s.reserve(method.size() + content_type.size() + date.size() + resource.size() + 4);
+  append_string_to_sign_head(s, scheme, method, content_type, date);
   s.append(resource.data(), resource.size());
   return s;
 }
