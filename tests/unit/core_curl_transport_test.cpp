@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@ namespace az = aztables;
 namespace {
 thread_local bool counting_sends = false;
 thread_local int send_calls = 0;
+thread_local int nodelay_on = 0;  // setsockopt(TCP_NODELAY, 1) calls seen while counting
 }  // namespace
 
 extern "C" ssize_t send(int fd, const void* buf, size_t n, int flags) {
@@ -40,6 +42,21 @@ extern "C" ssize_t send(int fd, const void* buf, size_t n, int flags) {
   }();
   if (counting_sends) ++send_calls;
   return real(fd, buf, n, flags);
+}
+
+// The same for setsockopt(2), to see TCP_NODELAY being set.
+extern "C" int setsockopt(int fd, int level, int name, const void* value, socklen_t len) noexcept {
+  using setsockopt_fn = int (*)(int, int, int, const void*, socklen_t);
+  static const setsockopt_fn real = [] {
+    void* sym = dlsym(RTLD_NEXT, "setsockopt");
+    setsockopt_fn f = nullptr;
+    std::memcpy(&f, &sym, sizeof f);
+    return f;
+  }();
+  if (counting_sends && level == IPPROTO_TCP && name == TCP_NODELAY && len == sizeof(int) &&
+      *static_cast<const int*>(value) == 1)
+    ++nodelay_on;
+  return real(fd, level, name, value, len);
 }
 
 namespace {
@@ -269,6 +286,17 @@ TEST_CASE("curl transport: each request leaves in one send() call", "[core][curl
   // Node (Azurite) reads at most 64 KiB at a time anyway, so no client can
   // give it such a body in one read (see README, "Azurite and large bodies").
   CHECK(sends_for("{\"S\":\"" + repeat("x", 200000) + "\"}") > 1);
+}
+
+TEST_CASE("curl transport: new connections get TCP_NODELAY", "[core][curl]") {
+  local_server srv([](const std::string&) { return std::string("HTTP/1.1 204 No Content\r\n\r\n"); });
+  auto t = az::make_curl_transport();
+  nodelay_on = 0;
+  counting_sends = true;
+  auto r = t->send(request("GET", srv.url("/x")));
+  counting_sends = false;
+  REQUIRE(r);
+  CHECK(nodelay_on == 1);
 }
 
 TEST_CASE("curl transport: connections are reused and shared by threads", "[core][curl]") {
