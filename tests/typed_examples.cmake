@@ -9,3 +9,11 @@ foreach(example quickstart foot_race orders)
     set_tests_properties(examples:${example} PROPERTIES SKIP_RETURN_CODE 77 LABELS "azurite;examples" TIMEOUT 120)
   endif()
 endforeach()
+
+# The README's typed-queries code blocks are snippets of these examples.
+find_program(AZTABLES_TYPED_PYTHON3 python3)
+if(AZTABLES_TYPED_PYTHON3)
+  add_test(NAME docs:readme_typed_queries
+           COMMAND ${AZTABLES_TYPED_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_snippets.py ${PROJECT_SOURCE_DIR}
+                   typed-queries)
+endif()

@@ -6,6 +6,7 @@
 #include <typed_models.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace az = aztables;
@@ -75,9 +76,16 @@ TEST_CASE("filter: typed literals", "[query][filter]") {
   CHECK(text(filter::ge("N", std::numeric_limits<std::int64_t>::min())) == "N ge -9223372036854775808L");
   CHECK(text(filter::lt("D", 2.0)) == "D lt 2.0");
   CHECK(text(filter::lt("D", 0.1)) == "D lt 0.1");
-  CHECK(text(filter::le("D", 1e300)) == "D le 1e+300");
+  for (double d : {1e300, -1.7976931348623157e308, 5e-324, 2.2250738585072014e-308, 1.0 / 3}) {
+    const std::string t = text(filter::le("D", d));  // fixed notation, no exponent, reads back exactly
+    INFO(t);
+    CHECK(t.find_first_of("eE+", 5) == std::string::npos);
+    CHECK(std::strtod(t.c_str() + 5, nullptr) == d);
+  }
   CHECK(text(filter::le("D", -0.0)) == "D le -0.0");
-  CHECK(text(filter::eq("D", 5e-324)) == "D eq 5e-324");
+  CHECK(text(filter::eq("D", 5e-324)) == "D eq 0." + std::string(323, '0') + "5");
+  CHECK(text(filter::eq("D", 123456.789)) == "D eq 123456.789");
+  CHECK(text(filter::eq("D", -1.5e-7)) == "D eq -0.00000015");
   CHECK(text(filter::eq("B", true)) == "B eq true");
   CHECK(text(filter::eq("T", az::datetime(az::ticks(16409952001234567LL)))) ==
         "T eq datetime'2022-01-01T00:00:00.1234567Z'");

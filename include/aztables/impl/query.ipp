@@ -47,9 +47,13 @@ inline std::optional<error> append_literal(std::string& out, const value& v) {
       const double d = *v.as_double();
       if (!std::isfinite(d))
         return error::invalid_argument("filter literal", "NaN and infinite Doubles cannot be compared in a filter");
-      const std::size_t start = out.size();
-      append_double(out, d);
-      if (out.find_first_of(".eE", start) == std::string::npos) out += ".0";
+      // Fixed notation with the shortest digits that read back exactly: an
+      // exponent ("1e+300") is valid OData but not understood everywhere
+      // (Azurite reads only -?digits[.digits]).
+      char buf[400];
+      auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
+      out.append(buf, r.ptr);
+      if (std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)).find('.') == std::string_view::npos) out += ".0";
       return std::nullopt;
     }
     case edm::datetime: {
