@@ -89,10 +89,10 @@ struct entity_traits {
 /// One mapped property: the stored name and the member. Made by `field`.
 template <class T, class M>
 struct field_def {
-  using class_type = T;
-  using member_type = M;
-  const char* name;
-  M T::*member;
+  using class_type = T;   ///< the struct
+  using member_type = M;  ///< the member's type
+  const char* name;       ///< the stored property name
+  M T::*member;           ///< the member
 };
 
 /// Maps the member `member` to the stored property `name`. The name is a wire

@@ -186,8 +186,8 @@ class filter {
 
 /// One end of a key range.
 struct key_bound {
-  std::string key;
-  bool inclusive = true;
+  std::string key;        ///< the bound
+  bool inclusive = true;  ///< whether `key` itself is in the range
 };
 
 /// A range of PartitionKey or RowKey values, in the service's string order
@@ -222,7 +222,9 @@ class key_range {
   /// none exists). `prefix` must be valid UTF-8.
   static AZTABLES_DECL key_range prefix(std::string_view prefix);
 
+  /// The lower end (none: unbounded).
   const std::optional<key_bound>& lower() const noexcept { return lower_; }
+  /// The upper end (none: unbounded).
   const std::optional<key_bound>& upper() const noexcept { return upper_; }
   /// True when neither end is bounded.
   bool unbounded() const noexcept { return !lower_ && !upper_ && !error_; }
@@ -281,6 +283,7 @@ class query {
     extra_ = std::move(extra_) && std::move(f);
     return *this;
   }
+  /// where() on a temporary (for chaining).
   query&& where(filter f) && { return std::move(where(std::move(f))); }
   /// Returns only these properties (dynamic queries; a typed query selects
   /// its mapped properties itself and refuses an explicit list).
@@ -289,18 +292,21 @@ class query {
     has_select_ = true;
     return *this;
   }
+  /// select() on a temporary (for chaining).
   query&& select(select_list names) && { return std::move(select(std::move(names))); }
   /// Entities per request (`$top`), 1 to 1000; default: the service's 1000.
   query& page_size(int n) & {
     page_size_ = n;
     return *this;
   }
+  /// page_size() on a temporary (for chaining).
   query&& page_size(int n) && { return std::move(page_size(n)); }
   /// At most `n` entities in all (the last request asks for no more than needed).
   query& limit(std::size_t n) & {
     limit_ = n;
     return *this;
   }
+  /// limit() on a temporary (for chaining).
   query&& limit(std::size_t n) && { return std::move(limit(n)); }
   /// Continues where a pager's token() said it stood. The token must come
   /// from the same table and the same filter (kind, keys, where()).
@@ -308,8 +314,10 @@ class query {
     resume_ = std::move(token);
     return *this;
   }
+  /// resume() on a temporary (for chaining).
   query&& resume(std::string token) && { return std::move(resume(std::move(token))); }
 
+  /// Which of the four kinds this query is.
   kind query_kind() const noexcept { return kind_; }
   /// The complete `$filter` text this query sends (key condition and
   /// where()), or the first error in it. Empty for an unfiltered table scan.
@@ -343,7 +351,7 @@ class query_access {
 /// One page of results.
 template <class T>
 struct page {
-  std::vector<T> items;
+  std::vector<T> items;  ///< the entities of this page, in key order (may be empty while more follow)
   /// Resume token for what follows this page; empty when nothing is left.
   std::string token;
 };
@@ -420,7 +428,9 @@ class pager {
   /// Made by `table_client::query<T>`.
   pager(std::shared_ptr<detail::client_core> core, std::string table, query q)
       : core_(std::move(core), std::move(table), std::move(q), schema_ptr()) {}
+  /// Moves the pager (a range-for in progress must not span the move).
   pager(pager&&) noexcept = default;
+  /// Moves the pager.
   pager& operator=(pager&&) noexcept = default;
   pager(const pager&) = delete;
   pager& operator=(const pager&) = delete;
@@ -457,24 +467,32 @@ class pager {
   /// throws `aztables::exception`.
   class iterator {
    public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = T;
-    using difference_type = std::ptrdiff_t;
-    using pointer = T*;
-    using reference = T&;
+    using iterator_category = std::input_iterator_tag;  ///< single pass
+    using value_type = T;                               ///< the entity type
+    using difference_type = std::ptrdiff_t;             ///< (unused)
+    using pointer = T*;                                 ///< pointer to an entity
+    using reference = T&;                               ///< reference to an entity
+    /// The end iterator.
     iterator() = default;
+    /// The current entity (movable-from: it is not read again).
     T& operator*() const {
       p_->handed_ = p_->pos_ + 1;
       return p_->buf_[p_->pos_];
     }
+    /// The current entity.
     T* operator->() const { return &**this; }
+    /// Advances; fetches the next page when this one is used up (throws
+    /// `aztables::exception` if that fails).
     iterator& operator++() {
       ++p_->pos_;
       if (!p_->fill()) p_ = nullptr;
       return *this;
     }
+    /// Advances (see the prefix form).
     void operator++(int) { ++*this; }
+    /// Equal when both are the end, or both are this pager's position.
     friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.p_ == b.p_; }
+    /// Not equal.
     friend bool operator!=(const iterator& a, const iterator& b) noexcept { return a.p_ != b.p_; }
 
    private:
@@ -484,6 +502,7 @@ class pager {
   };
   /// Starts (or continues) the iteration; may fetch, and throw on an error.
   iterator begin() { return fill() ? iterator(this) : iterator(); }
+  /// The end of the iteration.
   iterator end() { return iterator(); }
 
  private:

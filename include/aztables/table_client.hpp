@@ -141,6 +141,7 @@ class table_client {
   /// The shared core (for the query, batch and bulk layers).
   const std::shared_ptr<detail::client_core>& core() const noexcept { return core_; }
 
+  /// Internal: made by service_client::table and the factories above.
   table_client(std::shared_ptr<detail::client_core> core, std::string table)
       : core_(std::move(core)), table_(std::move(table)) {}
 

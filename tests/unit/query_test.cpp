@@ -376,6 +376,11 @@ TEST_CASE("pager: tokens are checked against the query", "[query][pager]") {
   CHECK(h.tc.query(query::row_range("p").page_size(0)).next_page().error().code == az::errc::invalid_argument);
   CHECK(h.tc.query<typed_models::everything>(query::row_range("p").select({"S"})).next_page().error().code ==
         az::errc::invalid_argument);
+  auto bad_table = az::service_client::from_connection_string(aztables_test::dev_connection_string(), h.opt)
+                       .value()
+                       .table("no-such_name");
+  CHECK(bad_table.query(query::row_range("p")).next_page().error().code == az::errc::invalid_argument);
+  CHECK(bad_table.get<typed_models::everything>({"p", "r"}).error().code == az::errc::invalid_argument);
   CHECK(h.t->request_count() == 1);  // nothing sent for any bad query
   auto zero = h.tc.query(query::row_range("p").limit(0));
   CHECK(zero.done());

@@ -18,6 +18,9 @@
 
 AZTABLES_NAMESPACE_BEGIN
 
+// Declared in table_client.hpp (which includes this file's header first).
+AZTABLES_DECL result<void> validate_table_name(std::string_view name);
+
 namespace detail {
 
 /// Appends `s` as an OData string literal: quotes doubled, so the value can
@@ -540,6 +543,7 @@ AZTABLES_DECL pager_core::pager_core(std::shared_ptr<client_core> core, std::str
 
 AZTABLES_DECL std::optional<error> pager_core::prepare() {
   accept_ = (schema_ && !schema_->etag) ? accept_none : accept_minimal;
+  if (auto v = validate_table_name(table_); !v) return std::move(v).error();
   auto f = q_.filter_text();
   if (!f) return std::move(f).error();
   std::string select;
@@ -693,6 +697,7 @@ AZTABLES_DECL result<void> pager_core::fetch(void* out) {
 
 AZTABLES_DECL result<bool> get_typed(client_core& core, const std::string& table, const entity_key& key,
                                      const entity_schema& schema, void* obj) {
+  if (auto v = validate_table_name(table); !v) return std::move(v).error();
   if (auto e = check_key("PartitionKey", key.partition_key)) return std::move(*e);
   if (auto e = check_key("RowKey", key.row_key)) return std::move(*e);
   request_spec spec;
