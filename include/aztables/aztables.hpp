@@ -10,6 +10,7 @@
 #include <aztables/credentials.hpp>
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
+#include <aztables/fan_out.hpp>
 #include <aztables/json.hpp>
 #include <aztables/keys.hpp>
 #include <aztables/mapping.hpp>
