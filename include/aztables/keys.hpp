@@ -142,7 +142,7 @@ constexpr std::uint32_t fnv1a_32(std::string_view bytes) noexcept {
 /// key gets a bucket prefix chosen by a stable hash (`fnv1a_32`) of a value
 /// that varies between writes, e.g. the RowKey or a device id. Writers call
 /// `partition_key`; readers query every key of `partition_keys` and merge
-/// (see `fan_out` in query.hpp, when available, or do it by hand).
+/// the results (`fan_out_query` in fan_out.hpp does both).
 ///
 /// Writers and readers must use the same bucket count: changing it moves
 /// existing entities to other keys.
