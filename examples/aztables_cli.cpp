@@ -238,11 +238,11 @@ int cmd_put(aztables::table_client& table, const args& a) {
     }
     if (!r)
       return fail("put", r.error(), "line " + std::to_string(n) + " (" + std::to_string(written) +
-                                        " entities written before it)");
+                                        (written == 1 ? " entity" : " entities") + " written before it)");
     ++written;
     return exit_ok;
   });
-  std::fprintf(stderr, "aztables put: %zu entities written\n", written);
+  std::fprintf(stderr, "aztables put: %zu %s written\n", written, written == 1 ? "entity" : "entities");
   return rc;
 }
 
