@@ -91,6 +91,95 @@ struct batch_result {
   bool verified_after_retry = false;
 };
 
+namespace detail {
+/// The action-adding half shared by `batch` and `bulk_writer` (CRTP: every
+/// adder returns the derived object for chaining). Holds the actions and the
+/// errors found while adding them (a typed struct that does not convert).
+template <class Derived>
+class action_list {
+ public:
+  /// Adds an Insert: fails with `conflict` (EntityAlreadyExists) if the
+  /// entity exists.
+  Derived& insert(entity e) { return add(batch_action_kind::insert, std::move(e)); }
+  /// Adds an unconditional upsert (merge: Insert Or Merge; replace: Insert Or
+  /// Replace).
+  Derived& upsert(entity e, update_mode mode = update_mode::merge) {
+    return add(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
+               std::move(e));
+  }
+  /// Adds an update of an existing entity, sent with `If-Match: e.etag`
+  /// (`etag::any()` for `*`). An empty ETag is an `invalid_argument` error
+  /// when sent: say which version you mean.
+  Derived& update(entity e, update_mode mode = update_mode::merge) {
+    return add(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
+               std::move(e));
+  }
+  /// Adds a delete of `key` with `If-Match: match` (`etag::any()` for `*`).
+  Derived& erase(const entity_key& key, const etag& match) {
+    entity e(key.partition_key, key.row_key);
+    e.etag = match;
+    return add(batch_action_kind::erase, std::move(e));
+  }
+
+  /// Typed forms: a mapped struct (see mapping.hpp) is converted with
+  /// `to_entity`; its mapped ETag member (if any) is the If-Match of
+  /// `update` and `erase`. A conversion error is reported for that action
+  /// when the actions are sent.
+  template <class T, std::enable_if_t<is_typed_entity_v<T>, int> = 0>
+  Derived& insert(const T& obj) {
+    return add_typed(batch_action_kind::insert, obj);
+  }
+  /// Typed upsert (see the typed `insert`).
+  template <class T, std::enable_if_t<is_typed_entity_v<T>, int> = 0>
+  Derived& upsert(const T& obj, update_mode mode = update_mode::merge) {
+    return add_typed(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
+                     obj);
+  }
+  /// Typed update, If-Match: the mapped ETag member (see the typed `insert`).
+  template <class T, std::enable_if_t<is_typed_entity_v<T>, int> = 0>
+  Derived& update(const T& obj, update_mode mode = update_mode::merge) {
+    return add_typed(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
+                     obj);
+  }
+  /// Typed delete of `obj`'s keys, If-Match: its mapped ETag member.
+  template <class T, std::enable_if_t<is_typed_entity_v<T>, int> = 0>
+  Derived& erase(const T& obj) {
+    return add_typed(batch_action_kind::erase, obj);
+  }
+
+  /// Number of actions added (for `bulk_writer`: since the last `write()`).
+  std::size_t size() const noexcept { return actions_.size(); }
+  /// True when no action was added.
+  bool empty() const noexcept { return actions_.empty(); }
+  /// The actions, in the order added.
+  const std::vector<batch_action>& actions() const noexcept { return actions_; }
+  /// Removes every action without sending it.
+  void clear() noexcept {
+    actions_.clear();
+    deferred_.clear();
+  }
+
+ protected:
+  Derived& add(batch_action_kind k, entity e) {
+    actions_.push_back(batch_action{k, std::move(e)});
+    return static_cast<Derived&>(*this);
+  }
+  template <class T>
+  Derived& add_typed(batch_action_kind k, const T& obj) {
+    result<entity> e = to_entity(obj);
+    if (!e) {
+      deferred_.emplace_back(actions_.size(), std::move(e).error());
+      return add(k, entity());
+    }
+    if (k == batch_action_kind::erase) e->clear();
+    return add(k, std::move(*e));
+  }
+
+  std::vector<batch_action> actions_;
+  std::vector<std::pair<std::size_t, error>> deferred_;  // errors found while adding (typed mapping), by index
+};
+}  // namespace detail
+
 /// Options of a batch.
 struct batch_options {
   /// Source of the ids in the multipart boundaries (`batch_<id>`,
@@ -102,72 +191,12 @@ struct batch_options {
 /// An entity group transaction on the table of one `table_client` (so "one
 /// table" holds by construction). Add actions, then `submit()`. A batch is a
 /// plain value: not thread-safe; `submit()` does not change it.
-class batch {
+class batch : public detail::action_list<batch> {
  public:
   /// An empty batch on `client`'s table.
   explicit batch(table_client client, batch_options options = {})
       : client_(std::move(client)), opt_(std::move(options)) {}
 
-  /// Adds an Insert: fails with `conflict` (EntityAlreadyExists) at submit
-  /// if the entity exists.
-  batch& insert(entity e) { return add(batch_action_kind::insert, std::move(e)); }
-  /// Adds an unconditional upsert (merge: Insert Or Merge; replace: Insert Or
-  /// Replace).
-  batch& upsert(entity e, update_mode mode = update_mode::merge) {
-    return add(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
-               std::move(e));
-  }
-  /// Adds an update of an existing entity, sent with `If-Match: e.etag`
-  /// (`etag::any()` for `*`). An empty ETag is an `invalid_argument` error
-  /// at submit: say which version you mean.
-  batch& update(entity e, update_mode mode = update_mode::merge) {
-    return add(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
-               std::move(e));
-  }
-  /// Adds a delete of `key` with `If-Match: match` (`etag::any()` for `*`).
-  batch& erase(const entity_key& key, const etag& match) {
-    entity e(key.partition_key, key.row_key);
-    e.etag = match;
-    return add(batch_action_kind::erase, std::move(e));
-  }
-
-  /// Typed forms: a mapped struct (see mapping.hpp) is converted with
-  /// `to_entity`; its mapped ETag member (if any) is the If-Match of
-  /// `update` and `erase`. A conversion error is reported by `submit()`
-  /// for that action.
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  batch& insert(const T& obj) {
-    return add_typed(batch_action_kind::insert, obj);
-  }
-  /// Typed upsert (see the typed `insert`).
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  batch& upsert(const T& obj, update_mode mode = update_mode::merge) {
-    return add_typed(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
-                     obj);
-  }
-  /// Typed update, If-Match: the mapped ETag member (see the typed `insert`).
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  batch& update(const T& obj, update_mode mode = update_mode::merge) {
-    return add_typed(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
-                     obj);
-  }
-  /// Typed delete of `obj`'s keys, If-Match: its mapped ETag member.
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  batch& erase(const T& obj) {
-    return add_typed(batch_action_kind::erase, obj);
-  }
-
-  /// Number of actions added.
-  std::size_t size() const noexcept { return actions_.size(); }
-  /// True when no action was added.
-  bool empty() const noexcept { return actions_.empty(); }
-  /// The actions, in the order added.
-  const std::vector<batch_action>& actions() const noexcept { return actions_; }
-  /// Removes every action.
-  void clear() noexcept {
-    actions_.clear();
-    deferred_.clear();
-  }
   /// The client (and so the table) this batch is bound to.
   const table_client& client() const noexcept { return client_; }
 
@@ -192,25 +221,8 @@ class batch {
   AZTABLES_DECL result<batch_result> submit() const;
 
  private:
-  batch& add(batch_action_kind k, entity e) {
-    actions_.push_back(batch_action{k, std::move(e)});
-    return *this;
-  }
-  template <class T>
-  batch& add_typed(batch_action_kind k, const T& obj) {
-    result<entity> e = to_entity(obj);
-    if (!e) {
-      deferred_.emplace_back(actions_.size(), std::move(e).error());
-      return add(k, entity());
-    }
-    if (k == batch_action_kind::erase) e->clear();
-    return add(k, std::move(*e));
-  }
-
   table_client client_;
   batch_options opt_;
-  std::vector<batch_action> actions_;
-  std::vector<std::pair<std::size_t, error>> deferred_;  // errors found while adding (typed mapping), by index
 };
 
 AZTABLES_NAMESPACE_END

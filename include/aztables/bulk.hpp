@@ -88,65 +88,11 @@ struct bulk_result {
 /// batches from a pool of `concurrency` threads, interleaving partitions.
 /// Not atomic across batches. Holds the actions in memory until `write()`;
 /// for unbounded streams call `write()` every N actions.
-class bulk_writer {
+class bulk_writer : public detail::action_list<bulk_writer> {
  public:
   /// A writer for `client`'s table.
   explicit bulk_writer(table_client client, bulk_options options = {})
       : client_(std::move(client)), opt_(std::move(options)) {}
-
-  /// Adds an Insert (fails with `conflict` if the entity exists).
-  bulk_writer& insert(entity e) { return add(batch_action_kind::insert, std::move(e)); }
-  /// Adds an unconditional upsert (merge or replace).
-  bulk_writer& upsert(entity e, update_mode mode = update_mode::merge) {
-    return add(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
-               std::move(e));
-  }
-  /// Adds an update with `If-Match: e.etag` (`etag::any()` for `*`).
-  bulk_writer& update(entity e, update_mode mode = update_mode::merge) {
-    return add(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
-               std::move(e));
-  }
-  /// Adds a delete of `key` with `If-Match: match`.
-  bulk_writer& erase(const entity_key& key, const etag& match) {
-    entity e(key.partition_key, key.row_key);
-    e.etag = match;
-    return add(batch_action_kind::erase, std::move(e));
-  }
-
-  /// Typed forms: a mapped struct (see mapping.hpp) is converted with
-  /// `to_entity`; its mapped ETag member (if any) is the If-Match of
-  /// `update` and `erase`. A conversion error is reported in `failures`.
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  bulk_writer& insert(const T& obj) {
-    return add_typed(batch_action_kind::insert, obj);
-  }
-  /// Typed upsert (see the typed `insert`).
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  bulk_writer& upsert(const T& obj, update_mode mode = update_mode::merge) {
-    return add_typed(mode == update_mode::merge ? batch_action_kind::upsert_merge : batch_action_kind::upsert_replace,
-                     obj);
-  }
-  /// Typed update, If-Match: the mapped ETag member.
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  bulk_writer& update(const T& obj, update_mode mode = update_mode::merge) {
-    return add_typed(mode == update_mode::merge ? batch_action_kind::update_merge : batch_action_kind::update_replace,
-                     obj);
-  }
-  /// Typed delete of `obj`'s keys, If-Match: its mapped ETag member.
-  template <class T, std::enable_if_t<detail::is_typed_entity_v<T>, int> = 0>
-  bulk_writer& erase(const T& obj) {
-    return add_typed(batch_action_kind::erase, obj);
-  }
-
-  /// Number of actions added since the last `write()`.
-  std::size_t size() const noexcept { return actions_.size(); }
-  /// The actions added since the last `write()`.
-  const std::vector<batch_action>& actions() const noexcept { return actions_; }
-  /// Drops the added actions without sending them.
-  void clear() noexcept {
-    actions_.clear();
-    deferred_.clear();
-  }
 
   /// Sends every action added, then forgets them (indices in the result are
   /// positions among the actions added since the previous `write()`). Blocks
@@ -159,25 +105,8 @@ class bulk_writer {
   AZTABLES_DECL result<bulk_result> write();
 
  private:
-  bulk_writer& add(batch_action_kind k, entity e) {
-    actions_.push_back(batch_action{k, std::move(e)});
-    return *this;
-  }
-  template <class T>
-  bulk_writer& add_typed(batch_action_kind k, const T& obj) {
-    result<entity> e = to_entity(obj);
-    if (!e) {
-      deferred_.emplace_back(actions_.size(), std::move(e).error());
-      return add(k, entity());
-    }
-    if (k == batch_action_kind::erase) e->clear();
-    return add(k, std::move(*e));
-  }
-
   table_client client_;
   bulk_options opt_;
-  std::vector<batch_action> actions_;
-  std::vector<std::pair<std::size_t, error>> deferred_;  // errors found while adding (typed mapping), by index
 };
 
 AZTABLES_NAMESPACE_END
