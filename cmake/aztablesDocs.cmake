@@ -8,7 +8,7 @@ find_program(AZTABLES_DOXYGEN doxygen)
 set(AZTABLES_DOCS_DIR "${PROJECT_BINARY_DIR}/docs")
 configure_file("${CMAKE_CURRENT_LIST_DIR}/Doxyfile.in" "${PROJECT_BINARY_DIR}/Doxyfile" @ONLY)
 
-if(AZTABLES_DOXYGEN)
+if(AZTABLES_DOXYGEN AND AZTABLES_MAIN_PROJECT)  # not in a parent project's target list
   add_custom_target(aztables_docs
     COMMAND "${AZTABLES_DOXYGEN}" "${PROJECT_BINARY_DIR}/Doxyfile"
     WORKING_DIRECTORY "${PROJECT_BINARY_DIR}"

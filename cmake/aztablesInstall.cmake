@@ -4,7 +4,9 @@
 # packaging/ use exactly this flow (configure, build, `cmake --install`).
 #
 # Included by the top-level CMakeLists.txt after the target is defined.
-option(AZTABLES_INSTALL "Generate aztables' install rules" ON)
+# On by default when aztables is the top-level project (packagers, `cmake --install`);
+# off under add_subdirectory/FetchContent unless the parent asks for it.
+option(AZTABLES_INSTALL "Generate aztables' install rules" ${AZTABLES_MAIN_PROJECT})
 if(NOT AZTABLES_INSTALL)
   return()
 endif()
