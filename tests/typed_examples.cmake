@@ -3,7 +3,7 @@
 # tests/run.sh) each reports itself skipped (exit 77).
 set(_aztables_typed_with_azurite
     [=[test -n "$AZTABLES_TEST_CONNECTION_STRING" || { echo "SKIPPED: AZTABLES_TEST_CONNECTION_STRING is not set"; exit 77; }; AZTABLES_CONNECTION_STRING="$AZTABLES_TEST_CONNECTION_STRING" exec "$@"]=])
-foreach(example quickstart foot_race orders)
+foreach(example quickstart foot_race orders core_tour)
   if(TARGET ${example})
     add_test(NAME examples:${example} COMMAND sh -c "${_aztables_typed_with_azurite}" sh $<TARGET_FILE:${example}>)
     set_tests_properties(examples:${example} PROPERTIES SKIP_RETURN_CODE 77 LABELS "azurite;examples" TIMEOUT 120)
@@ -16,4 +16,6 @@ if(AZTABLES_TYPED_PYTHON3)
   add_test(NAME docs:readme_typed_queries
            COMMAND ${AZTABLES_TYPED_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_snippets.py ${PROJECT_SOURCE_DIR}
                    typed-queries)
+  add_test(NAME docs:readme_core
+           COMMAND ${AZTABLES_TYPED_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_snippets.py ${PROJECT_SOURCE_DIR} core)
 endif()
