@@ -3,12 +3,8 @@
 #include "rows.hpp"
 #include "workload.hpp"
 
-#if __has_include(<aztables/query.hpp>)
+#include <aztables/aztables.hpp>
 #include <aztables/query.hpp>
-#define AZTABLES_BENCH_HAVE_QUERY 1
-#else
-#include <aztables/detail/json_reader.hpp>
-#endif
 
 #include <limits>
 #include <memory>
@@ -19,7 +15,6 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-#if defined(AZTABLES_BENCH_HAVE_QUERY)
 /// The query layer's page decoder (what every pager fetch runs), with the
 /// parser reused across pages as the pager does.
 template <class Vec>
@@ -35,11 +30,8 @@ Vec decode(od::parser& parser, std::string& page, const aztables::detail::entity
 
 bool is_minimal(const std::string& page) { return page.compare(0, 17, "{\"odata.metadata\"") == 0; }
 
-#endif
-
 }  // namespace
 
-#if defined(AZTABLES_BENCH_HAVE_QUERY)
 timed_fn decode_typed_fn(const std::string& page) {
   auto p = std::make_shared<std::string>(page);
   auto parser = std::make_shared<od::parser>();
@@ -60,12 +52,6 @@ timed_fn decode_dynamic_fn(const std::string& page) {
   const bool minimal = is_minimal(page);
   return loop([p, parser, minimal] { keep(decode<std::vector<aztables::entity>>(*parser, *p, nullptr, minimal)); });
 }
-
-#else
-timed_fn decode_typed_fn(const std::string&) { return {}; }
-std::uint64_t decode_typed_checksum(const std::string&) { return 0; }
-timed_fn decode_dynamic_fn(const std::string&) { return {}; }
-#endif
 
 std::string simdjson_builtin() { return SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION); }
 std::string simdjson_active() { return simdjson::get_active_implementation()->name(); }

@@ -102,7 +102,7 @@ inline order make_order(std::size_t i, std::size_t partitions = 10) {
   o.price = static_cast<double>(r.below(100000)) / 100.0 + 0.25;
   o.discount = static_cast<double>(r.below(1000)) / 1000.0 + 0.0625;
   o.active = r.below(2) == 1;
-  const std::int64_t base = 17669376000000000LL;  // 2026-01-01 in ticks since 1970
+  const std::int64_t base = 17672256000000000LL;  // 2026-01-01T00:00:00Z in ticks since 1970
   o.created = aztables::datetime(aztables::ticks(base + static_cast<std::int64_t>(r.below(315360000000000ULL))));
   o.shipped = aztables::datetime(aztables::ticks(base + static_cast<std::int64_t>(r.below(315360000000000ULL))));
   std::array<std::uint8_t, 16> g{};

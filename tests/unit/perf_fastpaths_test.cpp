@@ -4,12 +4,14 @@
 #include <aztables/detail/codec.hpp>
 #include <aztables/detail/hmac.hpp>
 #include <aztables/detail/json_reader.hpp>
+#include <aztables/detail/json_writer.hpp>
 
 #include <catch2/catch.hpp>
 #include <openssl/hmac.h>
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include <cstdint>
 #include <random>
@@ -149,4 +151,177 @@ TEST_CASE("fast paths: the cached x-ms-date equals the formatted one, second by 
                  base + milliseconds(1500), base}) {
     CHECK(az::detail::format_rfc1123_cached(t) == az::detail::format_rfc1123(t));
   }
+}
+
+namespace {
+
+// The byte-at-a-time writer the block-scanning one replaced.
+std::string reference_json_string(std::string_view s) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += hex[c >> 4];
+          out += hex[c & 15];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// The byte-at-a-time UTF-8 scan (validity, UTF-16 units, first key-forbidden code point).
+az::detail::utf8_scan reference_scan(std::string_view s) {
+  az::detail::utf8_scan r;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::uint32_t cp;
+    if (!az::detail::next_code_point(s, i, cp)) {
+      r.valid = false;
+      return r;
+    }
+    r.utf16_units += cp >= 0x10000 ? 2 : 1;
+    if (!r.has_key_forbidden && az::detail::key_forbidden(cp)) {
+      r.has_key_forbidden = true;
+      r.forbidden_cp = cp;
+    }
+  }
+  return r;
+}
+
+// Random text mixing long clean ASCII runs, escapes, key-forbidden characters,
+// multi-byte and invalid sequences, placed across 8- and 16-byte block edges.
+std::string random_text(std::mt19937_64& rng) {
+  static const std::vector<std::string> pieces = {
+      "abcdefghijklmnop", "0123456789", " ", "\"", "\\", "\n", "\t", std::string(1, '\0'), "\x01", "\x1f", "\x7f",
+      "/", "#", "?", "é", "中", "😀", "\xc2\x80", "\xc2\x9f", "\xe2\x80\xa8", "\xff", "\xc3", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+      "x", "yy", "zzz"};
+  std::string s;
+  const std::size_t parts = rng() % 12;
+  for (std::size_t k = 0; k < parts; ++k) {
+    if (rng() % 3 == 0) s.append(rng() % 40, static_cast<char>('a' + rng() % 26));
+    s += pieces[rng() % pieces.size()];
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("fast paths: block-scanning JSON string writer and UTF-8 scans agree with byte-at-a-time references") {
+  std::mt19937_64 rng(4242);
+  for (int n = 0; n < 20000; ++n) {
+    const std::string s = random_text(rng);
+    const az::detail::utf8_scan want = reference_scan(s);
+    std::string out;
+    az::detail::append_json_string(out, s);
+    REQUIRE(out == reference_json_string(s));
+    const az::detail::utf8_scan key = az::detail::scan_utf8(s);
+    REQUIRE(key.valid == want.valid);
+    if (want.valid) {
+      REQUIRE(key.utf16_units == want.utf16_units);
+      REQUIRE(key.has_key_forbidden == want.has_key_forbidden);
+      if (want.has_key_forbidden) REQUIRE(key.forbidden_cp == want.forbidden_cp);
+    }
+    const az::detail::utf8_scan text = az::detail::scan_utf8_text(s);
+    REQUIRE(text.valid == want.valid);
+    if (want.valid) REQUIRE(text.utf16_units == want.utf16_units);
+    std::string fused;
+    std::size_t units = 12345;
+    const bool ok = az::detail::append_json_string_measured(fused, s, units);
+    REQUIRE(ok == want.valid);
+    if (ok) {
+      REQUIRE(fused == out);
+      REQUIRE(units == want.utf16_units);
+    }
+  }
+}
+
+TEST_CASE("fast paths: property-name check's ASCII fast path agrees with the full rules") {
+  std::mt19937_64 rng(99);
+  static const char alphabet[] = "aZ_09-. $@\xc3\xa9";
+  for (int n = 0; n < 20000; ++n) {
+    std::string name;
+    const std::size_t len = rng() % 12;
+    for (std::size_t k = 0; k < len; ++k) name += alphabet[rng() % (sizeof alphabet - 1)];
+    if (n % 1000 == 0) name = std::string(255 + rng() % 3, 'a');
+    // The full rules, written out.
+    bool want = !name.empty() && name != "PartitionKey" && name != "RowKey" && name != "Timestamp";
+    std::size_t i = 0, chars = 0;
+    while (want && i < name.size()) {
+      std::uint32_t cp;
+      if (!az::detail::next_code_point(name, i, cp)) {
+        want = false;
+        break;
+      }
+      ++chars;
+      const bool letter = (cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || cp == '_' || cp >= 0xc0;
+      const bool digit = cp >= '0' && cp <= '9';
+      if ((chars == 1 && !letter) || (!letter && !digit)) want = false;
+    }
+    if (chars > 255) want = false;
+    INFO(name);
+    CHECK(!az::detail::check_property_name(name) == want);
+  }
+}
+
+TEST_CASE("fast paths: entity bodies are byte-identical to the straightforward writer's") {
+  // Every Edm type, edge doubles, escapes, non-ASCII; the expected text is
+  // written out by hand in the service's form.
+  az::entity e("p\"k", "r/k");
+  e.partition_key = "pk\"1";
+  e.row_key = "rk 1";
+  e.set("S", std::string("a\"b\\c\nd\x01 é 中 😀 ") + std::string(40, 'x'))
+      .set("B", true)
+      .set("I", std::int32_t(-7))
+      .set("L", std::int64_t(-9223372036854775807LL - 1))
+      .set("D", 2.0)
+      .set("D2", 1e300)
+      .set("Nan", std::numeric_limits<double>::quiet_NaN())
+      .set("Inf", -std::numeric_limits<double>::infinity())
+      .set("T", az::datetime(az::ticks(17672256001234567LL)))
+      .set("G", az::guid::parse("C9DA6455-213D-42C9-9A79-3E9149A57833").value())
+      .set("X", az::binary{1, 2, 3, 255})
+      .set("Empty", std::string());
+  std::string out;
+  REQUIRE_FALSE(az::detail::append_entity_json(out, e));
+  CHECK(out ==
+        "{\"PartitionKey\":\"pk\\\"1\",\"RowKey\":\"rk 1\","
+        "\"S\":\"a\\\"b\\\\c\\nd\\u0001 é 中 😀 xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\","
+        "\"B\":true,\"I\":-7,"
+        "\"L\":\"-9223372036854775808\",\"L@odata.type\":\"Edm.Int64\","
+        "\"D\":2.0,\"D@odata.type\":\"Edm.Double\","
+        "\"D2\":1e+300,\"D2@odata.type\":\"Edm.Double\","
+        "\"Nan\":\"NaN\",\"Nan@odata.type\":\"Edm.Double\","
+        "\"Inf\":\"-Infinity\",\"Inf@odata.type\":\"Edm.Double\","
+        "\"T\":\"2026-01-01T00:00:00.1234567Z\",\"T@odata.type\":\"Edm.DateTime\","
+        "\"G\":\"c9da6455-213d-42c9-9a79-3e9149a57833\",\"G@odata.type\":\"Edm.Guid\","
+        "\"X\":\"AQID/w==\",\"X@odata.type\":\"Edm.Binary\","
+        "\"Empty\":\"\"}");
+  // Invalid UTF-8 in a String value is still refused, naming the property.
+  az::entity bad("p", "r");
+  bad.set("Ok", "fine").set("Bad", std::string("abc\xff") + std::string(30, 'y'));
+  std::string ignored;
+  auto err = az::detail::append_entity_json(ignored, bad);
+  REQUIRE(err);
+  CHECK(err->message.find("'Bad'") != std::string::npos);
+  CHECK(err->message.find("UTF-8") != std::string::npos);
+  // A duplicate name (fingerprint equal, then names equal) is refused.
+  az::entity dup("p", "r");
+  dup.append_unchecked("Name", az::value(1));
+  dup.append_unchecked("Name", az::value(2));
+  err = az::detail::append_entity_json(ignored, dup);
+  REQUIRE(err);
+  CHECK(err->message.find("appears twice") != std::string::npos);
 }

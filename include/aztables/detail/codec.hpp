@@ -146,7 +146,8 @@ inline std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
 }
 
 /// "2026-01-02T03:04:05.1234567Z": always 7 fractional digits (years 0001-9999).
-inline void format_iso8601_to(std::string& out, datetime t) {
+/// Writes the 28 characters of format_iso8601_to at `buf`; returns buf + 28.
+inline char* format_iso8601_chars(char* buf, datetime t) noexcept {
   const std::int64_t tk = t.time_since_epoch().count();
   const std::int64_t per_day = 864000000000LL;
   const std::int64_t days = floor_div(tk, per_day);
@@ -154,7 +155,6 @@ inline void format_iso8601_to(std::string& out, datetime t) {
   civil c = civil_from_days(days);
   const unsigned frac = static_cast<unsigned>(rem % 10000000);
   std::int64_t secs = rem / 10000000;
-  char buf[28];
   std::int64_t y = c.y;
   if (y < 0) y = 0;
   if (y > 9999) y = 9999;
@@ -179,6 +179,12 @@ inline void format_iso8601_to(std::string& out, datetime t) {
     f /= 10;
   }
   buf[27] = 'Z';
+  return buf + 28;
+}
+
+inline void format_iso8601_to(std::string& out, datetime t) {
+  char buf[28];
+  format_iso8601_chars(buf, t);
   out.append(buf, 28);
 }
 
@@ -309,6 +315,11 @@ inline std::optional<std::chrono::system_clock::time_point> parse_rfc1123(std::s
   if (!mo || !n(5, 2, d) || !n(12, 4, y) || !n(17, 2, h) || !n(20, 2, mi) || !n(23, 2, se)) return std::nullopt;
   if (d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
   std::int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+  // system_clock may count nanoseconds (years 1678-2262 only): refuse dates
+  // it cannot hold rather than overflow (found by fuzz_retry_after).
+  constexpr std::int64_t limit =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::duration::max()).count() - 1;
+  if (secs > limit || secs < -limit) return std::nullopt;
   return std::chrono::system_clock::time_point(std::chrono::seconds(secs));
 }
 

@@ -7,12 +7,19 @@
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
 
+#include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 AZTABLES_NAMESPACE_BEGIN
 namespace detail {
@@ -78,10 +85,86 @@ inline bool next_code_point(std::string_view s, std::size_t& i, std::uint32_t& c
   return true;
 }
 
+// ---- 8 bytes at a time (SWAR): the common case of plain ASCII text is
+// checked a word at a time; any word that needs attention goes byte by byte.
+namespace swar {
+inline constexpr std::uint64_t ones = 0x0101010101010101ULL;
+inline constexpr std::uint64_t highs = 0x8080808080808080ULL;
+inline std::uint64_t load8(const char* p) noexcept {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+/// Non-zero when some byte of `w` is zero (exact as a yes/no answer).
+inline constexpr std::uint64_t has_zero(std::uint64_t w) noexcept { return (w - ones) & ~w & highs; }
+/// Non-zero when some byte of `w` equals `c`.
+inline constexpr std::uint64_t has_byte(std::uint64_t w, unsigned char c) noexcept { return has_zero(w ^ (ones * c)); }
+/// Non-zero when some byte of `w` is below `n` (n <= 128; bytes >= 0x80 never count).
+inline constexpr std::uint64_t has_less(std::uint64_t w, unsigned char n) noexcept { return (w - ones * n) & ~w & highs; }
+/// All eight bytes ASCII.
+inline constexpr bool ascii(std::uint64_t w) noexcept { return (w & highs) == 0; }
+/// All eight bytes printable ASCII that a key may contain (no / \ # ? or control characters).
+inline constexpr bool plain_key_chars(std::uint64_t w) noexcept {
+  return ascii(w) && !(has_less(w, 0x20) | has_byte(w, 0x7f) | has_byte(w, '/') | has_byte(w, '\\') |
+                       has_byte(w, '#') | has_byte(w, '?'));
+}
+/// Some byte needs a JSON escape (a quote, a backslash or a control character).
+inline constexpr bool needs_json_escape(std::uint64_t w) noexcept {
+  return (has_less(w, 0x20) | has_byte(w, '"') | has_byte(w, '\\')) != 0;
+}
+
+#if defined(__SSE2__)
+/// Bit i set when byte i of the 16 at `p` needs a JSON escape (a quote, a
+/// backslash or a control character).
+inline unsigned json_escape_mask16(const char* p) noexcept {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i ctl = _mm_set1_epi8(0x1f);
+  const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                   _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl));  // v <= 0x1f, unsigned
+  return static_cast<unsigned>(_mm_movemask_epi8(bad));
+}
+/// Bit i set when byte i of the 16 at `p` is not ASCII.
+inline unsigned non_ascii_mask16(const char* p) noexcept {
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+}
+#endif
+
+/// Number of bytes from s[0] on that need no JSON escape, found a block at a
+/// time (at least the clean bytes before the first one that needs attention,
+/// possibly fewer near the end: the caller goes on byte by byte).
+inline std::size_t clean_json_prefix(const char* s, std::size_t n) noexcept {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16)
+    if (const unsigned m = json_escape_mask16(s + i)) return i + static_cast<std::size_t>(__builtin_ctz(m));
+#endif
+  for (; i + 8 <= n; i += 8)
+    if (needs_json_escape(load8(s + i))) return i;
+  return i;
+}
+
+/// Number of ASCII bytes from s[0] on (as above: block-wise, possibly fewer).
+inline std::size_t ascii_prefix(const char* s, std::size_t n) noexcept {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16)
+    if (const unsigned m = non_ascii_mask16(s + i)) return i + static_cast<std::size_t>(__builtin_ctz(m));
+#endif
+  for (; i + 8 <= n; i += 8)
+    if (!ascii(load8(s + i))) return i;
+  return i;
+}
+}  // namespace swar
+
 inline utf8_scan scan_utf8(std::string_view s) noexcept {
   utf8_scan r;
   std::size_t i = 0;
   while (i < s.size()) {
+    if (i + 8 <= s.size() && swar::plain_key_chars(swar::load8(s.data() + i))) {
+      i += 8;
+      r.utf16_units += 8;
+      continue;
+    }
     // Fast path over a block of plain ASCII that needs no attention.
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c < 0x7f && c != '/' && c != '\\' && c != '#' && c != '?') {
@@ -99,6 +182,34 @@ inline utf8_scan scan_utf8(std::string_view s) noexcept {
       r.has_key_forbidden = true;
       r.forbidden_cp = cp;
     }
+  }
+  return r;
+}
+
+/// Validity and UTF-16 length of a String value (control characters and any
+/// other valid code point allowed: the key rules do not apply).
+inline utf8_scan scan_utf8_text(std::string_view s) noexcept {
+  utf8_scan r;
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    if (n - i >= 8) {
+      const std::size_t run = swar::ascii_prefix(s.data() + i, n - i);
+      i += run;
+      r.utf16_units += run;
+      if (i >= n) break;
+    }
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      ++r.utf16_units;
+      continue;
+    }
+    std::uint32_t cp;
+    if (!next_code_point(s, i, cp)) {
+      r.valid = false;
+      return r;
+    }
+    r.utf16_units += cp >= 0x10000 ? 2 : 1;
   }
   return r;
 }
@@ -166,6 +277,24 @@ inline std::optional<error> check_property_name(std::string_view name) {
   if (name == "PartitionKey" || name == "RowKey" || name == "Timestamp")
     return fail("is a system property name; set it through the entity's key or let the service set it");
   if (name.size() > max_property_name_length * 4) return fail("is longer than 255 characters");
+  // Fast path: an ASCII identifier (the usual case) needs one table look-up per byte.
+  {
+    static constexpr auto classes = [] {
+      std::array<std::uint8_t, 128> t{};  // 1: letter or '_', 2: digit
+      for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<std::size_t>(c)] = 1;
+      for (int c = 'a'; c <= 'z'; ++c) t[static_cast<std::size_t>(c)] = 1;
+      t['_'] = 1;
+      for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = 2;
+      return t;
+    }();
+    bool simple = name.size() <= max_property_name_length && classes[static_cast<unsigned char>(name[0]) & 0x7f] == 1 &&
+                  static_cast<unsigned char>(name[0]) < 0x80;
+    for (std::size_t k = 1; simple && k < name.size(); ++k) {
+      const auto c = static_cast<unsigned char>(name[k]);
+      simple = c < 0x80 && classes[c] != 0;
+    }
+    if (simple) return std::nullopt;
+  }
   std::size_t i = 0, chars = 0;
   while (i < name.size()) {
     std::uint32_t cp;
@@ -182,6 +311,8 @@ inline std::optional<error> check_property_name(std::string_view name) {
 
 inline constexpr char json_hex[] = "0123456789abcdef";
 
+inline void append_json_escape(std::string& out, unsigned char c);
+
 /// Appends s as a JSON string (quotes included). Assumes valid UTF-8 (checked
 /// by the caller); escapes quotes, backslashes and control characters, and
 /// U+2028/U+2029 are left as they are (valid JSON).
@@ -189,26 +320,89 @@ inline void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   std::size_t run = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
+    // Skip the bytes with nothing to escape a block at a time, then look at one byte.
+    if (s.size() - i >= 8) {
+      i += swar::clean_json_prefix(s.data() + i, s.size() - i);
+      if (i >= s.size()) break;
+    }
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s.data() + run, i - run);
     run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out += json_hex[c >> 4];
-        out += json_hex[c & 15];
-    }
+    append_json_escape(out, c);
   }
   out.append(s.data() + run, s.size() - run);
   out += '"';
+}
+
+/// Appends the JSON escape of one byte that needs it (see append_json_string).
+inline void append_json_escape(std::string& out, unsigned char c) {
+  switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    case '\b': out += "\\b"; break;
+    case '\f': out += "\\f"; break;
+    default: {
+      const char u[6] = {'\\', 'u', '0', '0', json_hex[c >> 4], json_hex[c & 15]};
+      out.append(u, 6);
+    }
+  }
+}
+
+/// append_json_string and scan_utf8_text in one pass (a String value is
+/// validated, measured and written while its bytes are in cache): appends s as
+/// a JSON string and sets `utf16_units`. Returns false, with `out` partly
+/// written, when s is not valid UTF-8.
+inline bool append_json_string_measured(std::string& out, std::string_view s, std::size_t& utf16_units) {
+  out += '"';
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::size_t i = 0, run = 0, units = 0;
+  while (i < n) {
+#if defined(__SSE2__)
+    if (i + 16 <= n) {
+      const unsigned m = swar::json_escape_mask16(p + i) | swar::non_ascii_mask16(p + i);
+      if (m == 0) {
+        i += 16;
+        units += 16;
+        continue;
+      }
+      const auto skip = static_cast<std::size_t>(__builtin_ctz(m));  // clean ASCII before the first flagged byte
+      i += skip;
+      units += skip;
+    }
+#else
+    if (i + 8 <= n) {
+      const std::uint64_t w = swar::load8(p + i);
+      if (swar::ascii(w) && !swar::needs_json_escape(w)) {
+        i += 8;
+        units += 8;
+        continue;
+      }
+    }
+#endif
+    const auto c = static_cast<unsigned char>(p[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == '"' || c == '\\') {
+        out.append(p + run, i - run);
+        append_json_escape(out, c);
+        run = i + 1;
+      }
+      ++i;
+      ++units;
+      continue;
+    }
+    std::uint32_t cp;
+    if (!next_code_point(s, i, cp)) return false;
+    units += cp >= 0x10000 ? 2 : 1;
+  }
+  out.append(p + run, n - run);
+  out += '"';
+  utf16_units = units;
+  return true;
 }
 
 /// Appends a double as a JSON number the service reads back as a Double:
@@ -231,7 +425,7 @@ inline void append_json_double(std::string& out, double d) {
 /// The service's size formula for one value.
 inline std::size_t value_size(const value& v) noexcept {
   switch (v.type()) {
-    case edm::string: return 4 + 2 * scan_utf8(*v.as_string()).utf16_units;
+    case edm::string: return 4 + 2 * scan_utf8_text(*v.as_string()).utf16_units;
     case edm::binary: return 4 + v.as_binary()->size();
     case edm::boolean: return 1;
     case edm::datetime: return 8;
@@ -250,7 +444,7 @@ inline std::optional<error> check_property(std::string_view name, const value& v
   std::size_t units = 0;
   switch (v.type()) {
     case edm::string: {
-      utf8_scan sc = scan_utf8(*v.as_string());
+      utf8_scan sc = scan_utf8_text(*v.as_string());
       if (!sc.valid) return fail("String value is not valid UTF-8");
       if (sc.utf16_units > max_string_utf16_units)
         return fail("String value is " + std::to_string(sc.utf16_units) +
@@ -272,56 +466,93 @@ inline std::optional<error> check_property(std::string_view name, const value& v
     }
     default: units = value_size(v);
   }
-  if (size_out) *size_out = 8 + 2 * scan_utf8(name).utf16_units + units;
+  if (size_out) *size_out = 8 + 2 * scan_utf8_text(name).utf16_units + units;
   return std::nullopt;
 }
 
 /// Appends `"Name":value` (and its `Name@odata.type` annotation where the
 /// type needs one) with a leading comma.
 inline void append_property_json(std::string& out, std::string_view name, const value& v) {
-  auto annotate = [&](const char* type) {
-    out += ",\"";
-    out.append(name.data(), name.size());
-    out += "@odata.type\":\"";
-    out += type;
-    out += '"';
+  // The name, the short values and the annotation are written into a local
+  // buffer and appended at once; String and Binary values go straight to `out`.
+  char local[2 * 1024 + 160];
+  std::string heap;  // only for names longer than any valid one
+  const std::size_t need = 2 * name.size() + 96;
+  char* const base = need <= sizeof local ? local : (heap.resize(need), &heap[0]);
+  char* p = base;
+  auto put = [&p](std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
   };
-  out += ",\"";
-  out.append(name.data(), name.size());  // names are validated identifiers: no escaping needed
-  out += "\":";
+  auto flush = [&] {
+    out.append(base, static_cast<std::size_t>(p - base));
+    p = base;
+  };
+  auto annotate = [&](std::string_view type) {
+    put(",\"");
+    put(name);  // names are validated identifiers: no escaping needed
+    put("@odata.type\":\"");
+    put(type);
+    *p++ = '"';
+  };
+  put(",\"");
+  put(name);
+  put("\":");
   switch (v.type()) {
-    case edm::string: append_json_string(out, *v.as_string()); break;
+    case edm::string:
+      flush();
+      append_json_string(out, *v.as_string());
+      return;
     case edm::binary:
-      out += '"';
+      *p++ = '"';
+      flush();
       base64_encode_to(out, v.as_binary()->data(), v.as_binary()->size());
-      out += '"';
+      *p++ = '"';
       annotate("Edm.Binary");
       break;
-    case edm::boolean: out += *v.as_bool() ? "true" : "false"; break;
+    case edm::boolean: put(*v.as_bool() ? "true" : "false"); break;
     case edm::datetime:
-      out += '"';
-      format_iso8601_to(out, *v.as_datetime());
-      out += '"';
+      *p++ = '"';
+      p = format_iso8601_chars(p, *v.as_datetime());
+      *p++ = '"';
       annotate("Edm.DateTime");
       break;
-    case edm::double_:
-      append_json_double(out, *v.as_double());
+    case edm::double_: {
+      const double d = *v.as_double();
+      if (std::isnan(d)) {
+        put("\"NaN\"");
+      } else if (std::isinf(d)) {
+        put(d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+      } else {
+        char* start = p;
+        p = std::to_chars(p, p + 32, d).ptr;
+        if (std::find_if(start, p, [](char c) { return c == '.' || c == 'e' || c == 'E'; }) == p) put(".0");
+      }
       annotate("Edm.Double");
       break;
-    case edm::guid:
-      out += '"';
-      out += v.as_guid()->to_string();
-      out += '"';
+    }
+    case edm::guid: {
+      static constexpr char hex[] = "0123456789abcdef";
+      const auto& b = v.as_guid()->bytes();
+      *p++ = '"';
+      for (std::size_t i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
+        *p++ = hex[b[i] >> 4];
+        *p++ = hex[b[i] & 15];
+      }
+      *p++ = '"';
       annotate("Edm.Guid");
       break;
-    case edm::int32: append_int(out, *v.as_int32()); break;
+    }
+    case edm::int32: p = std::to_chars(p, p + 16, *v.as_int32()).ptr; break;
     case edm::int64:
-      out += '"';
-      append_int(out, *v.as_int64());
-      out += '"';
+      *p++ = '"';
+      p = std::to_chars(p, p + 24, *v.as_int64()).ptr;
+      *p++ = '"';
       annotate("Edm.Int64");
       break;
   }
+  flush();
 }
 
 /// Writes `in` (valid UTF-8 JSON text) to `out` with every non-ASCII character
@@ -376,6 +607,19 @@ inline bool ascii_json(std::string_view in, std::string& out) {
 /// for the request line and headers, which travel in the same write.
 inline constexpr std::size_t emulator_single_read_body = 60 * 1024;
 
+/// About the size of an entity's JSON body (escapes aside): names (twice with
+/// an annotation), values, punctuation and annotation text. For reserving
+/// output buffers once.
+inline std::size_t entity_json_size_estimate(const entity& e) noexcept {
+  std::size_t estimate = 40 + e.partition_key.size() + e.row_key.size();
+  for (const auto& p : e.properties()) {
+    estimate += 2 * p.name.size() + 48;
+    if (const std::string* str = p.value.as_string()) estimate += str->size() + str->size() / 16;
+    else if (const binary* bin = p.value.as_binary()) estimate += (bin->size() + 2) / 3 * 4;
+  }
+  return estimate;
+}
+
 /// Validates an entity against every service rule and appends its JSON body.
 /// On error nothing useful is in `out` and the error names the field.
 inline std::optional<error> append_entity_json(std::string& out, const entity& e) {
@@ -386,19 +630,47 @@ inline std::optional<error> append_entity_json(std::string& out, const entity& e
                                                  " properties including PartitionKey, RowKey and Timestamp; the "
                                                  "limit is 255");
   std::size_t total = 4 + 2 * (scan_utf8(e.partition_key).utf16_units + scan_utf8(e.row_key).utf16_units);
+  out.reserve(out.size() + entity_json_size_estimate(e));
   out += "{\"PartitionKey\":";
   append_json_string(out, e.partition_key);
   out += ",\"RowKey\":";
   append_json_string(out, e.row_key);
   const auto& props = e.properties();
+  // Duplicate names: a cheap fingerprint (length and first bytes) is compared
+  // first, the names only when fingerprints match.
+  std::uint64_t fingerprints[max_user_properties];
   for (std::size_t i = 0; i < props.size(); ++i) {
+    const std::string& name = props[i].name;
+    const value& v = props[i].value;
+    const std::string* str = v.as_string();
     std::size_t sz = 0;
-    if (auto err = check_property(props[i].name, props[i].value, &sz)) return err;
+    if (str) {
+      if (auto err = check_property_name(name)) return err;
+    } else if (auto err = check_property(name, v, &sz)) {
+      return err;
+    }
+    std::uint64_t fp = static_cast<std::uint64_t>(name.size()) << 48;
+    std::memcpy(&fp, name.data(), std::min<std::size_t>(name.size(), 6));
+    fingerprints[i] = fp;
     for (std::size_t j = 0; j < i; ++j)
-      if (props[j].name == props[i].name)
-        return error::invalid_argument("property '" + props[i].name + "'", "appears twice");
+      if (fingerprints[j] == fp && props[j].name == name)
+        return error::invalid_argument("property '" + name + "'", "appears twice");
+    if (str) {
+      // String values: checked, measured and written in one pass.
+      out += ",\"";
+      out += name;  // a validated identifier: no escaping needed
+      out += "\":";
+      std::size_t units = 0;
+      if (!append_json_string_measured(out, *str, units))
+        return error::invalid_argument("property '" + name + "'", "String value is not valid UTF-8");
+      if (units > max_string_utf16_units)
+        return error::invalid_argument("property '" + name + "'", "String value is " + std::to_string(units) +
+                                                                   " UTF-16 code units; the limit is 32768 (64 KiB)");
+      sz = 8 + 2 * scan_utf8_text(name).utf16_units + 4 + 2 * units;
+    } else {
+      append_property_json(out, name, v);
+    }
     total += sz;
-    append_property_json(out, props[i].name, props[i].value);
   }
   if (total > max_entity_bytes)
     return error::invalid_argument("entity", "is " + std::to_string(total) +

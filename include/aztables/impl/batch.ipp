@@ -108,19 +108,19 @@ inline std::optional<error> append_action_part(std::string& out, std::string_vie
     case batch_action_kind::update_replace: method = "PUT"; break;
     case batch_action_kind::erase: method = "DELETE"; break;
   }
-  std::string url;
-  if (a.kind == batch_action_kind::insert) {
-    url = t.table_url;
-  } else {
-    url.reserve(t.table_url.size() + e.partition_key.size() + e.row_key.size() + 32);
-    url = t.table_url;
-    url += "(PartitionKey='";
-    append_key_literal(url, e.partition_key);
-    url += "',RowKey='";
-    append_key_literal(url, e.row_key);
-    url += "')";
+  // The sub-request URL and header lines, built in reused per-thread buffers.
+  thread_local std::string url_buffer, headers;
+  std::string_view url = t.table_url;
+  if (a.kind != batch_action_kind::insert) {
+    url_buffer = t.table_url;
+    url_buffer += "(PartitionKey='";
+    append_key_literal(url_buffer, e.partition_key);
+    url_buffer += "',RowKey='";
+    append_key_literal(url_buffer, e.row_key);
+    url_buffer += "')";
+    url = url_buffer;
   }
-  std::string headers = "Accept: application/json;odata=minimalmetadata\r\n";
+  headers = "Accept: application/json;odata=minimalmetadata\r\n";
   if (a.kind != batch_action_kind::erase) headers += "Content-Type: application/json\r\n";
   if (a.kind == batch_action_kind::insert) headers += "Prefer: return-no-content\r\n";
   if (conditional) {
@@ -162,7 +162,9 @@ inline result<std::string> build_batch_body(const batch_target& t, const std::ve
   append_batch_end(end, b.batch, b.changeset);
   std::string out;
   std::size_t estimate = 256;
-  for (const auto& a : actions) estimate += 400 + t.table_url.size() + 4 * (a.entity.partition_key.size() + a.entity.row_key.size()) + 48 * a.entity.size();
+  for (const auto& a : actions)
+    estimate += 400 + t.table_url.size() + 4 * (a.entity.partition_key.size() + a.entity.row_key.size()) +
+                entity_json_size_estimate(a.entity);
   out.reserve(std::min(estimate, max_batch_body_bytes + 65536));
   append_batch_start(out, b.batch, b.changeset);
   std::unordered_map<std::string_view, std::size_t> row_keys;
