@@ -28,7 +28,8 @@
 
     wanted=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev
         libsimdjson-dev catch2 nlohmann-json3-dev curl python3 ca-certificates
-        doxygen) # doxygen: the docs:api check (undocumented public API fails the build)
+        doxygen # doxygen: the docs:api check (undocumented public API fails the build)
+        clang libclang-rt-dev openssl) # clang + libFuzzer runtime: the fuzz stage; openssl CLI: TLS tests
     command -v node >/dev/null 2>&1 || wanted+=(nodejs)
     command -v npm >/dev/null 2>&1 || wanted+=(npm)
 

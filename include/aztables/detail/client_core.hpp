@@ -70,8 +70,12 @@ inline std::optional<std::chrono::milliseconds> retry_hint(const http_headers& h
     if (r.ec == std::errc() && r.ptr == v->data() + v->size() && secs >= 0 && secs < 100000000)
       return std::chrono::milliseconds(secs * 1000);
     if (auto t = parse_rfc1123(*v)) {
-      auto d = std::chrono::duration_cast<std::chrono::milliseconds>(*t - now);
-      return d.count() > 0 ? d : std::chrono::milliseconds(0);
+      // Whole seconds: a far date minus now must not overflow nanoseconds.
+      using std::chrono::seconds;
+      const auto d = std::chrono::time_point_cast<seconds>(*t).time_since_epoch().count() -
+                     std::chrono::time_point_cast<seconds>(now).time_since_epoch().count();
+      if (d <= 0) return std::chrono::milliseconds(0);
+      return std::chrono::milliseconds(std::min<std::int64_t>(d, 100000000) * 1000);
     }
   }
   return std::nullopt;

@@ -315,6 +315,11 @@ inline std::optional<std::chrono::system_clock::time_point> parse_rfc1123(std::s
   if (!mo || !n(5, 2, d) || !n(12, 4, y) || !n(17, 2, h) || !n(20, 2, mi) || !n(23, 2, se)) return std::nullopt;
   if (d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
   std::int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+  // system_clock may count nanoseconds (years 1678-2262 only): refuse dates
+  // it cannot hold rather than overflow (found by fuzz_retry_after).
+  constexpr std::int64_t limit =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::duration::max()).count() - 1;
+  if (secs > limit || secs < -limit) return std::nullopt;
   return std::chrono::system_clock::time_point(std::chrono::seconds(secs));
 }
 
