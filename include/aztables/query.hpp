@@ -540,4 +540,7 @@ AZTABLES_NAMESPACE_END
 
 #if defined(AZTABLES_HEADER_ONLY)
 #include <aztables/impl/query.ipp>
+// The pager uses validate_table_name, defined with table_client: make it
+// available to a user who includes only this header.
+#include <aztables/table_client.hpp>
 #endif
