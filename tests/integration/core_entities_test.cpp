@@ -232,7 +232,7 @@ TEST_CASE("Azurite: every Edm type round trips losslessly, edge values included"
       .set("Sempty", "")
       .set("Sascii", "plain")
       .set("Sunicode", "h\xc3\xa9llo \xe4\xb8\xad \xf0\x9f\x98\x80")
-      .set("Scontrol", std::string("nul\0 \x01\x1f\t\n\r\b\f \x7f", 17))
+      .set("Scontrol", std::string("nul\0 \x01\x1f\t\n\r\b\f \x7f", 14))
       .set("Squotes", "\"double\" 'single' \\back\\ /slash/")
       .set("Sseparators", "\xe2\x80\xa8 \xe2\x80\xa9")
       .set("Slooks_typed", "9223372036854775807")
