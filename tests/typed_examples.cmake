@@ -15,7 +15,7 @@ find_program(AZTABLES_TYPED_PYTHON3 python3)
 if(AZTABLES_TYPED_PYTHON3)
   add_test(NAME docs:readme_typed_queries
            COMMAND ${AZTABLES_TYPED_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_snippets.py ${PROJECT_SOURCE_DIR}
-                   typed-queries)
+                   intro typed-queries)
   add_test(NAME docs:readme_core
            COMMAND ${AZTABLES_TYPED_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_snippets.py ${PROJECT_SOURCE_DIR} core)
 endif()
