@@ -41,20 +41,18 @@ class guid {
   /// braces). Returns nullopt for anything else.
   static std::optional<guid> parse(std::string_view s) {
     if (s.size() == 38 && s.front() == '{' && s.back() == '}') s = s.substr(1, 36);
-    if (s.size() != 36) return std::nullopt;
+    if (s.size() != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') return std::nullopt;
+    // Where each byte's two hex digits start; one table look-up per digit and
+    // a single validity test at the end (no branch per character).
+    static constexpr std::uint8_t at[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
     guid g;
-    std::size_t bi = 0;
-    for (std::size_t i = 0; i < 36;) {
-      if (i == 8 || i == 13 || i == 18 || i == 23) {
-        if (s[i] != '-') return std::nullopt;
-        ++i;
-        continue;
-      }
-      int hi = hex(s[i]), lo = hex(s[i + 1]);
-      if (hi < 0 || lo < 0) return std::nullopt;
-      g.bytes_[bi++] = static_cast<std::uint8_t>(hi * 16 + lo);
-      i += 2;
+    unsigned bad = 0;
+    for (std::size_t i = 0; i < 16; ++i) {
+      const unsigned hi = hex_table(s[at[i]]), lo = hex_table(s[at[i] + 1]);
+      bad |= hi | lo;
+      g.bytes_[i] = static_cast<std::uint8_t>((hi << 4) | (lo & 15));
     }
+    if (bad & 0x10) return std::nullopt;
     return g;
   }
 
@@ -78,11 +76,19 @@ class guid {
   friend bool operator<(const guid& a, const guid& b) noexcept { return a.bytes_ < b.bytes_; }
 
  private:
-  static int hex(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
+  /// A hex digit's value, or 0x10 for anything else.
+  static unsigned hex_table(char c) noexcept {
+    static constexpr auto table = [] {
+      std::array<std::uint8_t, 256> t{};
+      for (auto& v : t) v = 0x10;
+      for (int d = 0; d < 10; ++d) t[static_cast<std::size_t>('0' + d)] = static_cast<std::uint8_t>(d);
+      for (int d = 0; d < 6; ++d) {
+        t[static_cast<std::size_t>('a' + d)] = static_cast<std::uint8_t>(10 + d);
+        t[static_cast<std::size_t>('A' + d)] = static_cast<std::uint8_t>(10 + d);
+      }
+      return t;
+    }();
+    return table[static_cast<unsigned char>(c)];
   }
   std::array<std::uint8_t, 16> bytes_{};
 };

@@ -29,6 +29,8 @@ class http_headers {
  public:
   /// Appends a header (a name may repeat).
   void add(std::string name, std::string value) { h_.push_back({std::move(name), std::move(value)}); }
+  /// Makes room for `n` headers (no effect on the contents).
+  void reserve(std::size_t n) { h_.reserve(n); }
   /// Replaces every header of that name with one value.
   void set(std::string_view name, std::string value) {
     remove(name);

@@ -5,11 +5,15 @@
 #include <aztables/detail/hmac.hpp>
 #include <aztables/detail/json_reader.hpp>
 #include <aztables/detail/json_writer.hpp>
+#include <aztables/aztables.hpp>
+#include <aztables/query.hpp>
 
 #include <catch2/catch.hpp>
 #include <openssl/hmac.h>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <chrono>
 #include <limits>
 
@@ -324,4 +328,103 @@ TEST_CASE("fast paths: entity bodies are byte-identical to the straightforward w
   err = az::detail::append_entity_json(ignored, dup);
   REQUIRE(err);
   CHECK(err->message.find("appears twice") != std::string::npos);
+}
+
+namespace {
+struct fast_item {
+  std::string pk, rk;
+  std::string name;
+  std::string text;
+  az::guid id;
+  az::datetime when{};
+  std::optional<std::string> note;
+};
+}  // namespace
+
+template <>
+struct aztables::entity_traits<fast_item> {
+  static constexpr auto partition_key = &fast_item::pk;
+  static constexpr auto row_key = &fast_item::rk;
+  static constexpr auto properties =
+      aztables::fields(aztables::field("Name", &fast_item::name), aztables::field("Text", &fast_item::text),
+                       aztables::field("Id", &fast_item::id), aztables::field("When", &fast_item::when),
+                       aztables::field("Note", &fast_item::note));
+};
+
+TEST_CASE("fast paths: keys and strings read in place, escapes and whitespace handled the slow way") {
+  // Escaped keys ("N\u0061me" is "Name"), escaped strings, whitespace around
+  // tokens, empty strings, a string ending right before the document's end.
+  std::string body = "{ \"value\" : [ "
+                     "{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Name\":\"plain\",\"Text\":\"a\\\"b\\u00e9\","
+                     "\"Id@odata.type\":\"Edm.Guid\",\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57833\","
+                     "\"When@odata.type\":\"Edm.DateTime\",\"When\":\"2026-01-02T03:04:05.1234567Z\"} ,"
+                     "{ \"PartitionKey\" : \"p\" , \"RowKey\" : \"2\" , \"N\\u0061me\" : \"\" , \"Text\" :\t\"x\" ,"
+                     " \"Id\" : \"C9DA6455-213D-42C9-9A79-3E9149A57833\" , \"Id@odata.type\" : \"Edm.Guid\" ,"
+                     " \"When\u0040odata.type\":\"Edm.DateTime\", \"When\" : \"2026-01-02T03:04:05Z\" ,"
+                     " \"Note\" : \"last\\\\\" } ] }";
+  const auto& schema = az::detail::schema_of<fast_item>();
+  for (bool minimal : {true, false}) {
+    std::string copy = body;
+    simdjson::ondemand::parser parser;
+    std::vector<fast_item> out;
+    std::size_t total = 0, delivered = 0;
+    auto err = az::detail::decode_page(copy, parser, &schema, minimal, &out, 0, 100, total, delivered);
+    INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
+    REQUIRE_FALSE(err);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].name == "plain");
+    CHECK(out[0].text == "a\"b\xc3\xa9");
+    CHECK(out[0].id.to_string() == "c9da6455-213d-42c9-9a79-3e9149a57833");
+    CHECK_FALSE(out[0].note);
+    CHECK(out[1].rk == "2");
+    CHECK(out[1].name.empty());
+    CHECK(out[1].text == "x");
+    CHECK(out[1].id == out[0].id);
+    CHECK(out[1].note == std::optional<std::string>("last\\"));
+    // The dynamic reader over the same page.
+    std::string copy2 = body;
+    std::vector<az::entity> dyn;
+    err = az::detail::decode_page(copy2, parser, nullptr, minimal, &dyn, 0, 100, total, delivered);
+    REQUIRE_FALSE(err);
+    REQUIRE(dyn.size() == 2);
+    CHECK(*dyn[0].get("Text")->as_string() == "a\"b\xc3\xa9");
+    CHECK(*dyn[1].get("Name")->as_string() == "");
+    CHECK(*dyn[1].get("Note")->as_string() == "last\\");
+  }
+}
+
+TEST_CASE("fast paths: guid parsing and Edm type names agree with the rules") {
+  std::mt19937_64 rng(5);
+  static const char chars[] = "0123456789abcdefABCDEF-gG {}";
+  for (int n = 0; n < 20000; ++n) {
+    std::string s = "c9da6455-213d-42c9-9a79-3e9149a57833";
+    if (n % 2) s = "{" + s + "}";
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 2); ++k) s[rng() % s.size()] = chars[rng() % (sizeof chars - 1)];
+    // Reference: braces optional, dashes at 8/13/18/23, hex elsewhere.
+    std::string_view v = s;
+    if (v.size() == 38 && v.front() == '{' && v.back() == '}') v = v.substr(1, 36);
+    bool want = v.size() == 36;
+    for (std::size_t i = 0; want && i < 36; ++i) {
+      const char c = v[i];
+      if (i == 8 || i == 13 || i == 18 || i == 23) want = c == '-';
+      else want = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+    auto g = az::guid::parse(s);
+    INFO(s);
+    REQUIRE(static_cast<bool>(g) == want);
+    if (g) {
+      std::string lower(v);
+      for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      CHECK(g->to_string() == lower);
+    }
+  }
+  using az::edm;
+  const std::pair<const char*, edm> names[] = {{"Edm.String", edm::string},     {"Edm.Int64", edm::int64},
+                                               {"Edm.Int32", edm::int32},       {"Edm.Double", edm::double_},
+                                               {"Edm.DateTime", edm::datetime}, {"Edm.Guid", edm::guid},
+                                               {"Edm.Binary", edm::binary},     {"Edm.Boolean", edm::boolean}};
+  for (const auto& [n, t] : names) CHECK(az::detail::edm_from_name(n) == t);
+  for (const char* bad : {"", "Edm.", "Edm.Foo", "Edm.int64", "edm.Int64", "Edm.Int6", "Edm.Int644", "Edm.Guid ",
+                          "Edm.DateTimeOffset", "Edm.Bool"})
+    CHECK_FALSE(az::detail::edm_from_name(bad));
 }

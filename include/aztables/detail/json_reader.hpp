@@ -11,11 +11,16 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 AZTABLES_NAMESPACE_BEGIN
 namespace detail {
@@ -31,18 +36,35 @@ inline simdjson::padded_string_view padded_view(std::string& body) {
   return simdjson::padded_string_view(body.data(), body.size(), body.capacity());
 }
 
+/// A parser per thread for the small documents of single requests (one entity,
+/// a table list, an error body): its buffers are allocated once and reused.
+/// Each use finishes with the document before returning, so uses never nest.
+inline od::parser& thread_parser() {
+  thread_local od::parser parser;
+  return parser;
+}
+
 /// Maps an annotation value ("Edm.Int64") to a type; nullopt if unknown.
 inline std::optional<edm> edm_from_name(std::string_view n) noexcept {
-  if (n.size() < 5 || n.substr(0, 4) != "Edm.") return std::nullopt;
-  n.remove_prefix(4);
-  if (n == "String") return edm::string;
-  if (n == "Int64") return edm::int64;
-  if (n == "Int32") return edm::int32;
-  if (n == "Double") return edm::double_;
-  if (n == "DateTime") return edm::datetime;
-  if (n == "Guid") return edm::guid;
-  if (n == "Binary") return edm::binary;
-  if (n == "Boolean") return edm::boolean;
+  if (n.size() < 8 || std::memcmp(n.data(), "Edm.", 4) != 0) return std::nullopt;
+  const char* t = n.data() + 4;
+  // By length, then one fixed-size compare (no chain of string comparisons).
+  auto is = [&](const char* name, std::size_t len) { return n.size() == 4 + len && std::memcmp(t, name, len) == 0; };
+  switch (n.size() - 4) {
+    case 4: if (is("Guid", 4)) return edm::guid; break;
+    case 5:
+      if (is("Int64", 5)) return edm::int64;
+      if (is("Int32", 5)) return edm::int32;
+      break;
+    case 6:
+      if (is("String", 6)) return edm::string;
+      if (is("Double", 6)) return edm::double_;
+      if (is("Binary", 6)) return edm::binary;
+      break;
+    case 7: if (is("Boolean", 7)) return edm::boolean; break;
+    case 8: if (is("DateTime", 8)) return edm::datetime; break;
+    default: break;
+  }
   return std::nullopt;
 }
 
@@ -152,6 +174,92 @@ inline std::string_view number_token(od::value& v) {
   return tok;
 }
 
+/// `key == lit` for a string literal, as an inlined fixed-size compare.
+template <std::size_t N>
+inline bool name_is(std::string_view key, const char (&lit)[N]) noexcept {
+  return key.size() == N - 1 && std::memcmp(key.data(), lit, N - 1) == 0;
+}
+
+#if defined(__SSE2__)
+/// Bits of the 16 bytes at p equal to c. The document is padded (simdjson's
+/// contract: SIMDJSON_PADDING readable bytes after the text), so a 16-byte
+/// load starting inside it never leaves the buffer; bits past the text are
+/// masked off by the callers.
+inline unsigned byte_mask16(const char* p, char c) noexcept {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c))));
+}
+#endif
+
+/// Position of the first '"' in [p, p + n) if no backslash comes before it;
+/// npos otherwise (no quote, or an escape to handle the slow way). p must
+/// point into a padded document.
+inline std::size_t plain_quote(const char* p, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  for (std::size_t i = 0; i < n; i += 16) {
+    const unsigned lim = n - i >= 16 ? 0xffffu : ((1u << (n - i)) - 1);
+    const unsigned q = byte_mask16(p + i, '"') & lim, b = byte_mask16(p + i, '\\') & lim;
+    if (q) {
+      const unsigned first = q & (0u - q);  // lowest quote bit
+      return (b & (first - 1)) ? std::string_view::npos : i + static_cast<std::size_t>(__builtin_ctz(q));
+    }
+    if (b) return std::string_view::npos;
+  }
+  return std::string_view::npos;
+#else
+  const void* q = std::memchr(p, '"', n);
+  if (!q) return std::string_view::npos;
+  const auto len = static_cast<std::size_t>(static_cast<const char*>(q) - p);
+  return std::memchr(p, '\\', len) ? std::string_view::npos : len;
+#endif
+}
+
+/// Whether [p, p + n) holds a backslash. p must point into a padded document.
+inline bool has_backslash(const char* p, std::size_t n) noexcept {
+#if defined(__SSE2__)
+  for (std::size_t i = 0; i < n; i += 16) {
+    const unsigned lim = n - i >= 16 ? 0xffffu : ((1u << (n - i)) - 1);
+    if (byte_mask16(p + i, '\\') & lim) return true;
+  }
+  return false;
+#else
+  return std::memchr(p, '\\', n) != nullptr;
+#endif
+}
+
+/// The key of an object field, read in place when it has no escape sequence
+/// (property names never do in practice): a view of the input document
+/// (simdjson validated its UTF-8), so no unescaping copy is made. A key with
+/// a backslash is unescaped as usual. The view is valid while the document is.
+inline simdjson::error_code field_key(od::field& f, std::string_view& key) noexcept {
+  const char* start = reinterpret_cast<const char*>(f.key().raw());
+  const std::string_view rest = f.value().raw_json_token();  // the value follows the key
+  if (rest.data() > start) {
+    const std::size_t len = plain_quote(start, static_cast<std::size_t>(rest.data() - start));
+    if (len != std::string_view::npos) {
+      key = std::string_view(start, len);
+      return simdjson::SUCCESS;
+    }
+  }
+  return f.unescaped_key().get(key);
+}
+
+/// A string value read in place when it has no escape sequence: a view of the
+/// input document between the quotes (no unescaping copy). A string with a
+/// backslash is unescaped into the parser's buffer as usual; a value that is
+/// not a string is an INCORRECT_TYPE error. Valid while the document is.
+inline simdjson::error_code string_value(od::value& v, std::string_view& out) noexcept {
+  std::string_view tok = v.raw_json_token();  // '"' ... '"' and any whitespace up to the next token
+  if (tok.size() >= 2 && tok.front() == '"' && !has_backslash(tok.data(), tok.size())) {
+    while (tok.size() > 1 && tok.back() != '"') tok.remove_suffix(1);
+    if (tok.size() >= 2) {
+      out = tok.substr(1, tok.size() - 2);
+      return simdjson::SUCCESS;
+    }
+  }
+  return v.get_string().get(out);
+}
+
 /// Scratch space of read_entity, reused across calls on one thread so that
 /// reading an entity allocates only what the entity itself keeps.
 struct read_entity_scratch {
@@ -194,12 +302,15 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
     if (field.unescaped_key().get(key)) return bad_json("bad property name");
     od::value v;
     if (field.value().get(v)) return bad_json("bad value for '" + std::string(key) + "'");
-    constexpr std::string_view suffix = "@odata.type";
-    if (key.size() > suffix.size() && key.substr(key.size() - suffix.size()) == suffix) {
+    // Fixed names are matched with inlined fixed-size compares (keys are
+    // mostly user property names, which match none of them).
+    constexpr std::size_t suffix_len = 11;  // "@odata.type"
+    if (key.size() > suffix_len && key.back() == 'e' &&
+        std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
       std::string_view tn;
       if (v.get_string().get(tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
-      std::string_view pname = key.substr(0, key.size() - suffix.size());
-      if (pname == "Timestamp") continue;
+      std::string_view pname = key.substr(0, key.size() - suffix_len);
+      if (name_is(pname, "Timestamp")) continue;
       auto t = edm_from_name(tn);
       if (!t) return bad_json("property '" + std::string(pname) + "': unknown type " + std::string(tn.substr(0, 32)));
       // Convert a value that came before its annotation.
@@ -219,8 +330,8 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
       notes.push_back({pname, *t});
       continue;
     }
-    if (key.size() > 6 && key.substr(0, 6) == "odata.") {
-      if (key == "odata.etag") {
+    if (key.size() > 6 && key[0] == 'o' && std::memcmp(key.data(), "odata.", 6) == 0) {
+      if (name_is(key, "odata.etag")) {
         std::string_view s;
         if (v.get_string().get(s)) return bad_json("odata.etag is not a string");
         e.etag = etag(std::string(s));
@@ -229,17 +340,18 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
     }
     od::json_type jt;
     if (v.type().get(jt)) return bad_json("bad value for '" + std::string(key) + "'");
-    if (key == "PartitionKey" || key == "RowKey" || key == "Timestamp") {
+    const int system = name_is(key, "PartitionKey") ? 1 : name_is(key, "RowKey") ? 2 : name_is(key, "Timestamp") ? 3 : 0;
+    if (system) {
       std::string_view s;
       if (jt != od::json_type::string || v.get_string().get(s)) return bad_json(std::string(key) + " is not a string");
-      if (key == "PartitionKey") e.partition_key.assign(s);
-      else if (key == "RowKey") e.row_key.assign(s);
+      if (system == 1) e.partition_key.assign(s);
+      else if (system == 2) e.row_key.assign(s);
       else if (auto t = parse_iso8601(s)) e.timestamp = *t;
       continue;
     }
     std::optional<edm> annotated;
     for (auto& n : notes)
-      if (n.name == key) annotated = n.type;
+      if (n.name.size() == key.size() && std::memcmp(n.name.data(), key.data(), key.size()) == 0) annotated = n.type;
     value val;
     switch (jt) {
       case od::json_type::string: {
@@ -279,7 +391,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
 
 /// Parses a single-entity response body.
 inline result<entity> parse_entity(std::string& body) {
-  od::parser parser;
+  od::parser& parser = thread_parser();
   od::document doc;
   if (parser.iterate(padded_view(body)).get(doc)) return bad_json("entity response is not JSON");
   od::object obj;
@@ -291,7 +403,7 @@ inline result<entity> parse_entity(std::string& body) {
 
 /// Parses {"value":[{"TableName":"..."}, ...]} into names.
 inline std::optional<error> parse_table_names(std::string& body, std::vector<std::string>& names) {
-  od::parser parser;
+  od::parser& parser = thread_parser();
   od::document doc;
   if (parser.iterate(padded_view(body)).get(doc)) return bad_json("table list is not JSON");
   od::array arr;
@@ -319,7 +431,7 @@ inline void parse_error_body(std::string& body, std::string& code, std::string& 
   std::size_t first = body.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return;
   if (body[first] == '{') {
-    od::parser parser;
+    od::parser& parser = thread_parser();
     od::document doc;
     if (parser.iterate(padded_view(body)).get(doc)) return;
     od::object err;

@@ -649,8 +649,15 @@ inline std::optional<error> append_entity_json(std::string& out, const entity& e
     } else if (auto err = check_property(name, v, &sz)) {
       return err;
     }
-    std::uint64_t fp = static_cast<std::uint64_t>(name.size()) << 48;
-    std::memcpy(&fp, name.data(), std::min<std::size_t>(name.size(), 6));
+    std::uint64_t fp = 0;  // whole loads or single bytes: no store-forwarding stall
+    if (name.size() >= 8) {
+      std::memcpy(&fp, name.data(), 8);
+      fp &= 0x0000ffffffffffffULL;
+    } else {
+      for (std::size_t k = 0; k < name.size() && k < 6; ++k)
+        fp |= static_cast<std::uint64_t>(static_cast<unsigned char>(name[k])) << (8 * k);
+    }
+    fp |= static_cast<std::uint64_t>(name.size()) << 48;
     fingerprints[i] = fp;
     for (std::size_t j = 0; j < i; ++j)
       if (fingerprints[j] == fp && props[j].name == name)

@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 AZTABLES_NAMESPACE_BEGIN
@@ -199,20 +200,29 @@ inline std::optional<std::string> base64url_decode(std::string_view s) {
 /// mapping is the schema and the string forms are parsed by member type.
 class typed_reader {
  public:
-  typed_reader(const entity_schema& s, bool minimal) : s_(s), minimal_(minimal), state_(s.size), pending_(s.size) {}
+  typed_reader(const entity_schema& s, bool minimal)
+      : s_(s), minimal_(minimal), state_(s.size), pending_(s.size), words_(s.size) {
+    for (std::size_t i = 0; i < s.size; ++i) words_[i] = words_of(s.fields[i].name);
+  }
 
   std::optional<error> read(od::object obj, void* out) {
     std::fill(state_.begin(), state_.end(), std::uint8_t(0));
     std::fill(pending_.begin(), pending_.end(), std::uint8_t(0));
-    for (auto field : obj) {
+    for (auto item : obj) {
+      if (item.error()) return bad_json("bad property in query response");
+      od::field& field = item.value_unsafe();
+      // Keys and string values are read in place when they have no escape
+      // (detail/json_reader.hpp); fixed names are matched with inlined
+      // fixed-size compares, mapped names by fingerprint first.
       std::string_view key;
-      if (field.unescaped_key().get(key)) return bad_json("bad property name");
-      constexpr std::string_view suffix = "@odata.type";
-      if (key.size() > suffix.size() && key.back() == 'e' && key.substr(key.size() - suffix.size()) == suffix) {
-        const std::size_t idx = find(key.substr(0, key.size() - suffix.size()), false);
+      if (field_key(field, key)) return bad_json("bad property name");
+      constexpr std::size_t suffix_len = 11;  // "@odata.type"
+      if (key.size() > suffix_len && key.back() == 'e' &&
+          std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
+        const std::size_t idx = find(key.substr(0, key.size() - suffix_len), false);
         if (idx == npos) continue;
         std::string_view tn;
-        if (field.value().get_string().get(tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
+        if (string_value(field.value(), tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
         auto t = edm_from_name(tn);
         if (!t) return bad_json("property '" + std::string(s_.fields[idx].name) + "': unknown type " + std::string(tn.substr(0, 32)));
         if (!fits(s_.fields[idx].kind, *t)) return type_mismatch(s_.fields[idx], *t);
@@ -220,25 +230,24 @@ class typed_reader {
         else if (state_[idx] == needs_annotation) state_[idx] = done;
         continue;
       }
-      if (key.size() > 6 && key[0] == 'o' && key.substr(0, 6) == "odata.") {
-        if (s_.etag && key == "odata.etag") {
+      if (key.size() > 6 && key[0] == 'o' && std::memcmp(key.data(), "odata.", 6) == 0) {
+        if (s_.etag && name_is(key, "odata.etag")) {
           std::string_view tag;
-          if (field.value().get_string().get(tag)) return bad_json("odata.etag is not a string");
+          if (string_value(field.value(), tag)) return bad_json("odata.etag is not a string");
           *s_.etag(out) = etag(std::string(tag));
         }
         continue;
       }
-      if (key == "PartitionKey" || key == "RowKey") {
+      const bool pk = name_is(key, "PartitionKey");
+      if (pk || name_is(key, "RowKey")) {
         std::string_view sv;
-        if (field.value().get_string().get(sv)) return bad_json(std::string(key) + " is not a string");
-        (key[0] == 'P' ? s_.partition_key(out) : s_.row_key(out))->assign(sv.data(), sv.size());
+        if (string_value(field.value(), sv)) return bad_json(std::string(key) + " is not a string");
+        (pk ? s_.partition_key(out) : s_.row_key(out))->assign(sv.data(), sv.size());
         continue;
       }
       const std::size_t idx = find(key, true);
       if (idx == npos) continue;  // not mapped (Timestamp, or a property the struct does not name)
-      od::value v;
-      if (field.value().get(v)) return bad_json("bad value for '" + std::string(key) + "'");
-      if (auto e = read_field(idx, v, out)) return e;
+      if (auto e = read_field(idx, field.value(), out)) return e;
     }
     for (std::size_t i = 0; i < s_.size; ++i) {
       const field_info& f = s_.fields[i];
@@ -259,15 +268,46 @@ class typed_reader {
   static constexpr std::uint8_t done = 1;
   static constexpr std::uint8_t needs_annotation = 2;
 
+  /// A name as two words and its length: names of up to 16 bytes compare
+  /// exactly with three integer compares; longer ones also compare bytes.
+  struct name_words {
+    std::uint64_t w1 = 0, w2 = 0;
+    std::size_t n = 0;
+    bool operator==(const name_words& o) const noexcept { return w1 == o.w1 && w2 == o.w2 && n == o.n; }
+  };
+  /// Built from whole loads or single bytes (a short memcpy into the word
+  /// followed by a full read would stall store forwarding).
+  static name_words words_of(std::string_view s) noexcept {
+    name_words k;
+    k.n = s.size();
+    const std::size_t a = std::min<std::size_t>(s.size(), 8);
+    if (a == 8) {
+      std::memcpy(&k.w1, s.data(), 8);
+    } else {
+      for (std::size_t i = 0; i < a; ++i) k.w1 |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * i);
+    }
+    if (s.size() >= 16) {
+      std::memcpy(&k.w2, s.data() + 8, 8);
+    } else {
+      for (std::size_t i = 8; i < s.size(); ++i)
+        k.w2 |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * (i - 8));
+    }
+    return k;
+  }
+  bool matches(std::size_t i, std::string_view name, const name_words& k) const noexcept {
+    return words_[i] == k && (k.n <= 16 || std::memcmp(s_.fields[i].name.data(), name.data(), name.size()) == 0);
+  }
+
   /// Properties usually come in mapping order: try the next one first.
   std::size_t find(std::string_view name, bool advance) {
-    if (hint_ < s_.size && s_.fields[hint_].name == name) {
+    const name_words fp = words_of(name);
+    if (hint_ < s_.size && matches(hint_, name, fp)) {
       const std::size_t i = hint_;
       if (advance) ++hint_;
       return i;
     }
     for (std::size_t i = 0; i < s_.size; ++i)
-      if (s_.fields[i].name == name) {
+      if (matches(i, name, fp)) {
         hint_ = advance ? i + 1 : i;
         return i;
       }
@@ -310,7 +350,7 @@ class typed_reader {
       case field_kind::enum_string: {
         if (jt != od::json_type::string) return wrong_json(f, v, jt);
         std::string_view sv;
-        if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+        if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
         if (f.kind == field_kind::string) {
           static_cast<std::string*>(f.target(out))->assign(sv.data(), sv.size());
         } else if (!f.enum_from_string(f.target(out), sv)) {
@@ -335,7 +375,7 @@ class typed_reader {
           if (v.get_int64().get(i)) return wrong_json(f, v, jt);
         } else if (jt == od::json_type::string && wide) {
           std::string_view sv;
-          if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+          if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
           auto r = std::from_chars(sv.data(), sv.data() + sv.size(), i);
           if (sv.empty() || r.ec != std::errc() || r.ptr != sv.data() + sv.size())
             return minimal_ && annotated ? mapping_error(f.name, "stored Edm.Int64 value '" + std::string(sv.substr(0, 32)) +
@@ -361,7 +401,7 @@ class typed_reader {
           if (v.get_double().get(d)) return bad_json("bad Double for '" + std::string(f.name) + "'");
         } else if (jt == od::json_type::string) {
           std::string_view sv;
-          if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+          if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
           if (sv == "NaN") d = std::numeric_limits<double>::quiet_NaN();
           else if (sv == "Infinity" || sv == "INF") d = std::numeric_limits<double>::infinity();
           else if (sv == "-Infinity" || sv == "-INF") d = -std::numeric_limits<double>::infinity();
@@ -378,7 +418,7 @@ class typed_reader {
       case field_kind::binary: {
         if (jt != od::json_type::string) return wrong_json(f, v, jt);
         std::string_view sv;
-        if (v.get_string().get(sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+        if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
         if (f.kind == field_kind::datetime) {
           auto t = parse_iso8601(sv);
           if (!t) {
@@ -414,6 +454,7 @@ class typed_reader {
   bool minimal_;
   std::vector<std::uint8_t> state_;
   std::vector<std::uint8_t> pending_;
+  std::vector<name_words> words_;
   std::size_t hint_ = 0;
 };
 
