@@ -297,18 +297,20 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
   notes.clear();
   waiting.clear();
   e.reserve(scratch.last_size);
-  for (auto field : obj) {
+  for (auto item : obj) {
+    if (item.error()) return bad_json("bad property in entity");
+    od::field& field = item.value_unsafe();
+    // Keys and string values are read in place when they have no escape.
     std::string_view key;
-    if (field.unescaped_key().get(key)) return bad_json("bad property name");
-    od::value v;
-    if (field.value().get(v)) return bad_json("bad value for '" + std::string(key) + "'");
+    if (field_key(field, key)) return bad_json("bad property name");
+    od::value& v = field.value();
     // Fixed names are matched with inlined fixed-size compares (keys are
     // mostly user property names, which match none of them).
     constexpr std::size_t suffix_len = 11;  // "@odata.type"
     if (key.size() > suffix_len && key.back() == 'e' &&
         std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
       std::string_view tn;
-      if (v.get_string().get(tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
+      if (string_value(v, tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
       std::string_view pname = key.substr(0, key.size() - suffix_len);
       if (name_is(pname, "Timestamp")) continue;
       auto t = edm_from_name(tn);
@@ -333,7 +335,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
     if (key.size() > 6 && key[0] == 'o' && std::memcmp(key.data(), "odata.", 6) == 0) {
       if (name_is(key, "odata.etag")) {
         std::string_view s;
-        if (v.get_string().get(s)) return bad_json("odata.etag is not a string");
+        if (string_value(v, s)) return bad_json("odata.etag is not a string");
         e.etag = etag(std::string(s));
       }
       continue;
@@ -343,7 +345,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
     const int system = name_is(key, "PartitionKey") ? 1 : name_is(key, "RowKey") ? 2 : name_is(key, "Timestamp") ? 3 : 0;
     if (system) {
       std::string_view s;
-      if (jt != od::json_type::string || v.get_string().get(s)) return bad_json(std::string(key) + " is not a string");
+      if (jt != od::json_type::string || string_value(v, s)) return bad_json(std::string(key) + " is not a string");
       if (system == 1) e.partition_key.assign(s);
       else if (system == 2) e.row_key.assign(s);
       else if (auto t = parse_iso8601(s)) e.timestamp = *t;
@@ -356,7 +358,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
     switch (jt) {
       case od::json_type::string: {
         std::string_view s;
-        if (v.get_string().get(s)) return bad_json("bad string for '" + std::string(key) + "'");
+        if (string_value(v, s)) return bad_json("bad string for '" + std::string(key) + "'");
         if (annotated) {
           if (auto err = convert_string(key, s, *annotated, val)) return err;
         } else {
