@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <set>
 #include <thread>
@@ -56,8 +57,7 @@ class counting_transport : public az::transport {
   std::shared_ptr<az::transport> inner_;
 };
 
-/// One table with 2,600 entities for the whole process (one test case, many
-/// sections: Catch runs each test case in its own process under ctest).
+/// One table with 2,600 entities, deleted when the object goes.
 struct big_table {
   aztables_test::scoped_table table{aztables_test::azurite_service(), "typedq"};
   std::vector<std::pair<std::string, std::string>> keys;  // in the service's order
@@ -79,10 +79,6 @@ struct big_table {
     for (int i = 0; i < total; ++i) keys.emplace_back(pk_of(i / rows_per_partition), rk_of(i % rows_per_partition));
     std::sort(keys.begin(), keys.end());
   }
-  static big_table& get() {
-    static big_table t;
-    return t;
-  }
 };
 
 template <class T>
@@ -100,9 +96,9 @@ std::vector<T> drain(az::pager<T>&& p) {
 }
 
 std::vector<std::pair<std::string, std::string>> expected_where(
-    const std::function<bool(const std::string&, const std::string&)>& pred) {
+    const big_table& bt, const std::function<bool(const std::string&, const std::string&)>& pred) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (auto& k : big_table::get().keys)
+  for (auto& k : bt.keys)
     if (pred(k.first, k.second)) out.push_back(k);
   return out;
 }
@@ -112,16 +108,18 @@ bool starts_with(const std::string& s, const std::string& p) { return s.compare(
 }  // namespace
 
 TEST_CASE("Azurite: the four query kinds over 2,600 entities", "[typed][query][paging]") {
-  big_table& bt = big_table::get();
+  // One table for every block below (no SECTIONs: they would re-run the
+  // setup, and a static table would outlive libcurl at exit).
+  big_table bt;
   auto tc = bt.table.client();
 
-  SECTION("table scan: every entity exactly once, in PartitionKey then RowKey string order") {
+  {  // table scan: every entity exactly once, in PartitionKey then RowKey string order
     auto all = drain(tc.query<item>(query::table_scan()));
     CHECK(all.size() == static_cast<std::size_t>(total));
     CHECK(keys_of(all) == bt.keys);
     for (auto& x : all) CHECK(x.name == "name-" + std::to_string(x.n));
   }
-  SECTION("page by page with a small page size") {
+  {  // page by page with a small page size
     auto p = tc.query<item>(query::table_scan().page_size(333));
     std::size_t pages = 0, count = 0;
     while (!p.done()) {
@@ -133,7 +131,7 @@ TEST_CASE("Azurite: the four query kinds over 2,600 entities", "[typed][query][p
     CHECK(count == static_cast<std::size_t>(total));
     CHECK(pages >= 8);
   }
-  SECTION("resume from a token in the middle of a page gives the rest exactly once") {
+  {  // resume from a token in the middle of a page gives the rest exactly once
     auto p = tc.query<item>(query::table_scan());
     std::vector<item> first;
     std::string token;
@@ -150,7 +148,7 @@ TEST_CASE("Azurite: the four query kinds over 2,600 entities", "[typed][query][p
     first.insert(first.end(), rest.begin(), rest.end());
     CHECK(keys_of(first) == bt.keys);
   }
-  SECTION("resume from page tokens, stored as strings between pagers") {
+  {  // resume from page tokens, stored as strings between pagers
     std::vector<item> got;
     std::string token;
     int pagers = 0;
@@ -166,7 +164,7 @@ TEST_CASE("Azurite: the four query kinds over 2,600 entities", "[typed][query][p
     CHECK(pagers >= 4);
     CHECK(keys_of(got) == bt.keys);
   }
-  SECTION("an overall limit, then the rest from the token") {
+  {  // an overall limit, then the rest from the token
     auto p = tc.query<item>(query::table_scan().limit(2501));
     auto head = drain(std::move(p));
     CHECK(head.size() == 2501);
@@ -179,7 +177,7 @@ TEST_CASE("Azurite: the four query kinds over 2,600 entities", "[typed][query][p
     head.insert(head.end(), tail.begin(), tail.end());
     CHECK(keys_of(head) == bt.keys);
   }
-  SECTION("point query") {
+  {  // point query
     auto got = drain(tc.query<item>(query::point({"p7", "r42"})));
     REQUIRE(got.size() == 1);
     CHECK(got[0].n == 742);
@@ -187,35 +185,35 @@ TEST_CASE("Azurite: the four query kinds over 2,600 entities", "[typed][query][p
     auto filtered = drain(tc.query<item>(query::point({"p7", "r42"}).where(filter::eq("n", 0))));
     CHECK(filtered.empty());
   }
-  SECTION("row range: prefix, half-open, closed, exclusive") {
+  {  // row range: prefix, half-open, closed, exclusive
     auto pre = drain(tc.query<item>(query::row_range("p7", key_range::prefix("r1"))));
-    CHECK(keys_of(pre) == expected_where([](auto& p, auto& r) { return p == "p7" && starts_with(r, "r1"); }));
+    CHECK(keys_of(pre) == expected_where(bt, [](auto& p, auto& r) { return p == "p7" && starts_with(r, "r1"); }));
     CHECK(pre.size() == 11);
     auto ho = drain(tc.query<item>(query::row_range("p3", key_range::half_open("r20", "r3"))));
-    CHECK(keys_of(ho) == expected_where([](auto& p, auto& r) { return p == "p3" && r >= "r20" && r < "r3"; }));
+    CHECK(keys_of(ho) == expected_where(bt, [](auto& p, auto& r) { return p == "p3" && r >= "r20" && r < "r3"; }));
     auto cl = drain(tc.query<item>(query::row_range("p3", key_range::closed("r20", "r3"))));
     CHECK(cl.size() == ho.size() + 1);
     auto gt = drain(tc.query<item>(query::row_range("p3", key_range::greater_than("r98"))));
-    CHECK(keys_of(gt) == expected_where([](auto& p, auto& r) { return p == "p3" && r > "r98"; }));
+    CHECK(keys_of(gt) == expected_where(bt, [](auto& p, auto& r) { return p == "p3" && r > "r98"; }));
     auto whole = drain(tc.query<item>(query::row_range("p25")));
     CHECK(whole.size() == 100);
     auto extra = drain(tc.query<item>(query::row_range("p25").where(filter::ge("n", 2590) && filter::ne("n", 2595))));
     CHECK(extra.size() == 9);
   }
-  SECTION("partition range, alone and with a RowKey condition (crosses pages)") {
+  {  // partition range, alone and with a RowKey condition (crosses pages)
     auto pr = drain(tc.query<item>(query::partition_range(key_range::prefix("p1"))));
-    CHECK(keys_of(pr) == expected_where([](auto& p, auto&) { return starts_with(p, "p1"); }));
+    CHECK(keys_of(pr) == expected_where(bt, [](auto& p, auto&) { return starts_with(p, "p1"); }));
     CHECK(pr.size() == 1100);
     auto prr = drain(tc.query<item>(query::partition_range(key_range::half_open("p1", "p2"), key_range::at_most("r1"))));
     CHECK(keys_of(prr) ==
-          expected_where([](auto& p, auto& r) { return p >= "p1" && p < "p2" && r <= "r1"; }));
+          expected_where(bt, [](auto& p, auto& r) { return p >= "p1" && p < "p2" && r <= "r1"; }));
     CHECK(prr.size() == 22);  // r0, r1 in 11 partitions
   }
-  SECTION("table scan with a filter on a property") {
+  {  // table scan with a filter on a property
     auto odd = drain(tc.query<item>(query::table_scan().where(filter::ge("big", std::int64_t(2500) << 33))));
     CHECK(odd.size() == 100);
   }
-  SECTION("dynamic query with projection, and the bytes nometadata saves") {
+  {  // dynamic query with projection, and the bytes nometadata saves
     auto counter = std::make_shared<counting_transport>(az::make_curl_transport());
     az::client_options opt;
     opt.transport = counter;
