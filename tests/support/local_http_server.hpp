@@ -18,6 +18,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -236,7 +238,18 @@ class local_http_server {
     }
   }
 
+  // Writes to a socket the client already closed must fail with EPIPE, not
+  // kill the test process: OpenSSL writes with write(), which raises SIGPIPE.
+  // Blocking it in the server's own threads leaves the process alone.
+  static void block_sigpipe() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  }
+
   void serve(int fd) {
+    block_sigpipe();
     connection c;
     c.fd = fd;
     bool ok = true;
