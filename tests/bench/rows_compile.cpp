@@ -6,6 +6,8 @@
 //      <aztables/aztables.hpp> in header-only mode (compile/full.cpp).
 //   7b ours: the full TU in separate-compilation mode (the library's
 //      definitions compiled once elsewhere); baseline: header-only full TU.
+//   7c ours: the model TU plus to_entity/from_entity instantiated for the
+//      struct (compile/model_convert.cpp); baseline: the full TU. Information.
 // Both at -O0 (the edit-compile loop). Smoke mode runs -fsyntax-only once.
 #include "harness.hpp"
 #include "rows.hpp"
@@ -96,7 +98,7 @@ void rows_compile(context& ctx) {
     row r;
     r.id = "7a";
     r.title = "compile: model TU vs full-SDK TU (-O0, CPU)";
-    r.ours = "compile/model.cpp: <aztables/mapping.hpp> + a mapped struct";
+    r.ours = "compile/model.cpp: <aztables/mapping.hpp>, a struct and its entity_traits";
     r.baseline = "compile/full.cpp: the same with <aztables/aztables.hpp>, header-only";
     r.unit = "s";
     r.target = 1 / 0.3;
@@ -124,6 +126,20 @@ void rows_compile(context& ctx) {
       auto c = compare_compiles(ctx.s, compiler("full.cpp", {"-DAZTABLES_SEPARATE_COMPILATION"}, syntax_only),
                                 compiler("full.cpp", {}, syntax_only));
       ctx.add(r, c);
+    }
+  }
+  {
+    row r;
+    r.id = "7c";
+    r.title = "compile: model TU + conversions vs full TU (-O0)";
+    r.ours = "compile/model_convert.cpp: the model TU plus to_entity/from_entity for the struct";
+    r.baseline = "compile/full.cpp, header-only";
+    r.unit = "s";
+    r.target_text = "(info)";
+    if (ctx.wants(r.id) && ctx.s.m == mode::smoke) {
+      ctx.skip(r, "not in smoke mode");
+    } else if (ctx.wants(r.id)) {
+      ctx.add(r, compare_compiles(ctx.s, compiler("model_convert.cpp", {}, syntax_only), compiler("full.cpp", {}, syntax_only)));
     }
   }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Row 7, baseline: the same model in a TU that includes the whole SDK
+// Row 7a/7c baseline: the same model in a TU that includes the whole SDK
 // (header-only mode: simdjson, curl and OpenSSL headers and every definition).
 #include <aztables/aztables.hpp>
 
@@ -28,10 +28,4 @@ struct aztables::entity_traits<order> {
                        aztables::field("Note", &order::note));
 };
 
-aztables::result<aztables::entity> to_dynamic(const order& o) { return aztables::to_entity(o); }
-aztables::result<order> from_dynamic(const aztables::entity& e) { return aztables::from_entity<order>(e); }
-aztables::result<aztables::write_result> save(aztables::table_client& c, const order& o) {
-  auto e = aztables::to_entity(o);
-  if (!e) return std::move(e).error();
-  return c.insert(*e);
-}
+double order_value(const order& o) { return static_cast<double>(o.quantity) * o.total; }
