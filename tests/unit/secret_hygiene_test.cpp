@@ -166,6 +166,26 @@ void drive(aztables::service_client& svc, collector& c) {
   c.add(tc.get({"p", "r"}));
   c.add(aztables::get_access_policies(tc));
   c.add(aztables::set_access_policies(tc, {{"policy", {std::nullopt, std::nullopt, {true}}}}));
+  aztables::batch b(tc);
+  b.insert(e).upsert(aztables::entity("p", "r2"));
+  c.add(b.submit());
+}
+
+/// A 202 $batch answer whose failing part echoes the request (URL and
+/// Authorization header) in its error body and headers.
+aztables::http_response batch_part_error(const aztables::http_request& rq) {
+  aztables::http_response r;
+  r.status = 202;
+  r.headers.add("Content-Type", "multipart/mixed; boundary=batchresponse_1");
+  const std::string* auth = rq.headers.find("Authorization");
+  const std::string echo = rq.url + " Authorization: " + (auth ? *auth : std::string("-"));
+  r.body = "--batchresponse_1\r\nContent-Type: multipart/mixed; boundary=changesetresponse_2\r\n\r\n"
+           "--changesetresponse_2\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+           "HTTP/1.1 403 Forbidden\r\nContent-ID: 1\r\nx-ms-error-code: " + echo +
+           "\r\nContent-Type: application/json\r\n\r\n"
+           "{\"odata.error\":{\"code\":\"AuthorizationFailure\",\"message\":{\"lang\":\"en-US\",\"value\":\"0:" + echo +
+           "\"}}}\r\n--changesetresponse_2--\r\n--batchresponse_1--\r\n";
+  return r;
 }
 
 /// Captures what is written to stderr while alive.
@@ -243,6 +263,20 @@ TEST_CASE("secret hygiene: no key, signature, SAS sig or token in any error text
                                                   options_with(t, c))
                      .value();
       drive(svc, c);
+    }
+    // 2b. A $batch whose failing part echoes the request.
+    {
+      auto t = std::make_shared<echo_transport>(c, [](const aztables::http_request& rq) {
+        return aztables::result<aztables::http_response>(batch_part_error(rq));
+      });
+      auto svc = aztables::service_client::create("https://hygieneacct.table.core.windows.net", cred,
+                                                  options_with(t, c))
+                     .value();
+      aztables::batch b(svc.table("orders"));
+      b.insert(aztables::entity("p", "r")).insert(aztables::entity("p", "r2"));
+      auto r = b.submit();
+      REQUIRE_FALSE(r);
+      c.add(r);
     }
     // 3. Parse errors on 2xx answers (the server does not echo here).
     {

@@ -369,6 +369,11 @@ class client_core : public std::enable_shared_from_this<client_core> {
     }
   }
 
+  /// Scrubs this client's known secrets (key, SAS sig) and secret-looking
+  /// patterns from an error made outside execute() (e.g. from the parts of
+  /// a $batch response), and caps its texts.
+  void scrub(error& e) const { scrub_error(e, secrets_); }
+
  private:
   double draw() {
     if (opt_.retry.random) return opt_.retry.random();

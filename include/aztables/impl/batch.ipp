@@ -308,6 +308,7 @@ AZTABLES_DECL result<batch_result> batch::submit() const {
     return e;
   }
   auto out = detail::read_batch_response(*r, actions_);
+  if (!out) core.scrub(out.error());  // a part may echo the request: no secrets in the error
   // A conflict after an attempt that may have applied the batch: verify (detail/batch_verify.hpp).
   if (!out && info.earlier_may_have_applied &&
       (out.error().code == errc::conflict || out.error().code == errc::precondition_failed ||
