@@ -186,7 +186,10 @@ class client_core : public std::enable_shared_from_this<client_core> {
 
   /// Absolute URL for a path relative to the endpoint base (no query).
   std::string url_for(std::string_view path) const {
-    std::string u = ep_.base_url();
+    const std::string base = ep_.base_url();
+    std::string u;
+    u.reserve(base.size() + 1 + path.size() + 1 + sas_.size() + 64);  // room for a query too
+    u += base;
     u += '/';
     u.append(path.data(), path.size());
     return u;
@@ -202,15 +205,15 @@ class client_core : public std::enable_shared_from_this<client_core> {
     http_request rq;
     rq.method = std::string(spec.method);
     rq.url = url_for(spec.path);
-    std::string query = spec.query;
-    if (!sas_.empty()) {
-      if (!query.empty()) query += '&';
-      query += sas_;
-    }
-    if (!query.empty()) {
+    if (!spec.query.empty() || !sas_.empty()) {
       rq.url += '?';
-      rq.url += query;
+      rq.url += spec.query;
+      if (!sas_.empty()) {
+        if (!spec.query.empty()) rq.url += '&';
+        rq.url += sas_;
+      }
     }
+    rq.headers.reserve(8 + spec.headers.size());
     const std::string& date = format_rfc1123_cached(now());
     rq.headers.add("x-ms-date", date);
     rq.headers.add("x-ms-version", opt_.api_version);

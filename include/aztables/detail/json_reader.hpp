@@ -296,7 +296,8 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
   auto& waiting = scratch.waiting;
   notes.clear();
   waiting.clear();
-  e.reserve(scratch.last_size);
+  const std::size_t hint = scratch.last_size;
+  e.reserve(hint + hint / 4 + 1);
   for (auto item : obj) {
     if (item.error()) return bad_json("bad property in entity");
     od::field& field = item.value_unsafe();
