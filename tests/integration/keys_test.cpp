@@ -52,7 +52,7 @@ TEST_CASE("Azurite sorts zero-padded keys numerically and inverted ticks newest 
   }
 }
 
-TEST_CASE("Azurite orders composite keys as tuples; a composite prefix is a range of whole parts", "[azurite][keys]") {
+TEST_CASE("Azurite orders composite keys as tuples, and a composite prefix is a range of whole parts", "[azurite][keys]") {
   aztables_test::scoped_table st(aztables_test::azurite_service(), "keys");
   auto t = st.client();
   std::mt19937 rng(5);

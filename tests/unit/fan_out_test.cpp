@@ -89,7 +89,7 @@ TEST_CASE("fan_out_query merges in UTF-16 order, not UTF-8 byte order", "[fan_ou
   CHECK(row_keys(*r) == std::vector<std::string>{"b/\xf0\x9f\x98\x80", "a/\xef\xbc\x81"});
 }
 
-TEST_CASE("fan_out_query reports a failing partition's error; bad options are invalid_argument", "[fan_out]") {
+TEST_CASE("fan_out_query reports a failing partition's error, and bad options as invalid_argument", "[fan_out]") {
   auto table = client_for(partitions_transport({{"a", {"1"}}, {"b", {"2"}}}, "b"));
   auto r = aztables::fan_out_query(table, {"a", "b"}, whole_partition);
   REQUIRE_FALSE(r);
