@@ -126,11 +126,31 @@ build_and_test() {
     fi
 }
 
+# command_stage NAME CMD...
+#   Runs CMD (no build dir, no Azurite) as a stage recorded in the summary.
+command_stage() {
+    local name="$1"
+    shift
+    stage_selected "$name" || return 0
+    local start=$SECONDS rc=0
+    say "[$name] $*"
+    "$@" || rc=$?
+    if ((rc == 0)); then
+        record "$name" "PASS" 0 $((SECONDS - start)) "-"
+    else
+        record "$name" "FAIL" "$rc" $((SECONDS - start)) "-"
+    fi
+}
+
 say "dependencies"
 bash "$ROOT/tests/deps.sh"
 
 # ---- stages (one line each) ------------------------------------------------------
 build_and_test main -DAZTABLES_BUILD_BENCHMARKS=ON  # + bench_smoke: the benchmark suite, once, short
+# Unit + Azurite tests again under ASan+UBSan (-fno-sanitize-recover=all; own build and Azurite).
+build_and_test asan -DAZTABLES_SANITIZE=ON -DAZTABLES_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Debug
+# libFuzzer targets (clang), each for AZTABLES_FUZZ_SECONDS (default 20 here, 60 in tests/fuzz/run.sh).
+command_stage fuzz env AZTABLES_FUZZ_SECONDS="${AZTABLES_FUZZ_SECONDS:-20}" AZTABLES_FUZZ_BUILD_DIR="$BUILD_BASE-fuzz" "$ROOT/tests/fuzz/run.sh"
 # -------------------------------------------------------------------------------
 
 echo

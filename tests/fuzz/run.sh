@@ -28,7 +28,7 @@ fi
 [[ -n "$CXX_BIN" ]] || { echo "fuzz/run.sh: clang++ not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 
 echo "==> fuzz: configure + build ($BUILD, $CXX_BIN)"
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_BUILD_TYPE=None \
     -DAZTABLES_BUILD_FUZZERS=ON -DAZTABLES_BUILD_TESTS=OFF -DAZTABLES_BUILD_EXAMPLES=OFF \
     -DAZTABLES_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$BUILD" -j"$JOBS"
