@@ -5,6 +5,7 @@
 #pragma once
 
 #include <aztables/credentials.hpp>
+#include <aztables/detail/per_thread.hpp>
 #include <aztables/detail/codec.hpp>
 #include <aztables/detail/hmac.hpp>
 #include <aztables/detail/json_reader.hpp>
@@ -115,6 +116,11 @@ class client_core : public std::enable_shared_from_this<client_core> {
   static result<std::shared_ptr<client_core>> create(std::string_view endpoint_url, credential cred, client_options opt) {
     auto ep = parse_endpoint(endpoint_url);
     if (!ep) return std::move(ep).error();
+    // The libraries' global state first, so that it outlives a client held
+    // in a static (see init_parser_globals; OpenSSL registers its exit handler
+    // here, curl_global_init runs when the transport is made below).
+    init_parser_globals();
+    OPENSSL_init_crypto(0, nullptr);
     auto core = std::make_shared<client_core>();
     core->ep_ = std::move(*ep);
     core->cred_ = std::move(cred);
@@ -250,7 +256,10 @@ class client_core : public std::enable_shared_from_this<client_core> {
   std::string shared_key_authorization(std::string_view method, std::string_view content_type, std::string_view date,
                                        std::string_view path, std::string_view query) const {
     const auto& sk = std::get<shared_key_credential>(cred_);
-    thread_local std::string to_sign;
+    struct sign_buffer {
+      std::string text;
+    };
+    std::string& to_sign = per_thread<sign_buffer>().text;
     to_sign.clear();
     append_string_to_sign_head(to_sign, sk.scheme(), method, content_type, date);
     append_canonicalized_resource(to_sign, account_, ep_.base_path, path, query);
@@ -380,8 +389,10 @@ class client_core : public std::enable_shared_from_this<client_core> {
  private:
   double draw() {
     if (opt_.retry.random) return opt_.retry.random();
-    thread_local std::mt19937_64 gen{std::random_device{}()};
-    return std::uniform_real_distribution<double>(0.0, 1.0)(gen);
+    struct engine {
+      std::mt19937_64 gen{std::random_device{}()};
+    };
+    return std::uniform_real_distribution<double>(0.0, 1.0)(per_thread<engine>().gen);
   }
 
   /// The known secrets of this client plus the credential part of the

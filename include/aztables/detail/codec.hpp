@@ -4,6 +4,7 @@
 #pragma once
 
 #include <aztables/entity.hpp>
+#include <aztables/detail/per_thread.hpp>
 
 #include <charconv>
 #include <chrono>
@@ -285,7 +286,7 @@ inline const std::string& format_rfc1123_cached(std::chrono::system_clock::time_
     std::int64_t second = std::numeric_limits<std::int64_t>::min();
     std::string text;
   };
-  thread_local cache c;
+  cache& c = per_thread<cache>();
   const std::int64_t s = std::chrono::floor<std::chrono::seconds>(tp.time_since_epoch()).count();
   if (s != c.second) {
     c.text = format_rfc1123(tp);

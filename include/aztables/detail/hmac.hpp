@@ -8,6 +8,7 @@
 #pragma once
 
 #include <aztables/config.hpp>
+#include <aztables/detail/per_thread.hpp>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -82,10 +83,10 @@ class hmac_sha256 {
 
   /// One scratch context per thread, shared by every key (each signature
   /// overwrites it from the key's precomputed state).
-  static EVP_MD_CTX* work_context() {
-    thread_local evp_md_ctx_ptr w(EVP_MD_CTX_new());
-    return w.get();
-  }
+  struct work_slot {
+    evp_md_ctx_ptr ctx{EVP_MD_CTX_new()};
+  };
+  static EVP_MD_CTX* work_context() { return per_thread<work_slot>().ctx.get(); }
 
   std::unique_ptr<EVP_MD, evp_md_deleter> md_;
   evp_md_ctx_ptr inner_;  ///< SHA-256 state after absorbing K ^ ipad; only read after construction

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <aztables/detail/codec.hpp>
+#include <aztables/detail/per_thread.hpp>
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
 
@@ -39,9 +40,27 @@ inline simdjson::padded_string_view padded_view(std::string& body) {
 /// A parser per thread for the small documents of single requests (one entity,
 /// a table list, an error body): its buffers are allocated once and reused.
 /// Each use finishes with the document before returning, so uses never nest.
-inline od::parser& thread_parser() {
-  thread_local od::parser parser;
-  return parser;
+struct thread_parser_slot {
+  od::parser parser;
+};
+inline od::parser& thread_parser() { return per_thread<thread_parser_slot>().parser; }
+
+/// Makes simdjson's own function-local statics (its implementation objects)
+/// exist before the first client does. Statics are destroyed in the reverse
+/// order of their construction, so a client held in a static and made after
+/// this can still parse from its destructor at exit; without it, simdjson's
+/// statics, first touched by a later request, would be gone by then.
+inline void init_parser_globals() {
+  static const bool done = [] {
+    od::parser p;
+    simdjson::padded_string json(std::string_view("{}"));
+    od::document d;
+    od::object o;
+    (void)p.iterate(json).get(d);
+    (void)d.get_object().get(o);
+    return true;
+  }();
+  (void)done;
 }
 
 /// Maps an annotation value ("Edm.Int64") to a type; nullopt if unknown.
@@ -278,10 +297,7 @@ struct read_entity_scratch {
   std::size_t last_size = 8;      ///< properties of the previous entity: reserved up front
 };
 
-inline read_entity_scratch& entity_scratch() {
-  thread_local read_entity_scratch s;
-  return s;
-}
+inline read_entity_scratch& entity_scratch() { return per_thread<read_entity_scratch>(); }
 
 /// Reads one entity object (any metadata level) into `e` (which is cleared).
 /// Annotations may come before or after their value.

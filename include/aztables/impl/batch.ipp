@@ -4,6 +4,7 @@
 #pragma once
 
 #include <aztables/batch.hpp>
+#include <aztables/detail/per_thread.hpp>
 #include <aztables/detail/batch_verify.hpp>
 #include <aztables/detail/client_core.hpp>
 #include <aztables/detail/json_writer.hpp>
@@ -25,13 +26,16 @@ namespace detail {
 
 /// A random version-4 GUID (boundary ids only: not a secret, no CSPRNG needed).
 inline guid random_guid() {
-  thread_local std::mt19937_64 gen{[] {
-    std::random_device rd;
-    std::seed_seq seq{rd(), rd(), rd(), rd(),
-                      static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count()),
-                      static_cast<unsigned>(std::hash<std::thread::id>()(std::this_thread::get_id()))};
-    return std::mt19937_64(seq);
-  }()};
+  struct engine {
+    std::mt19937_64 gen{[] {
+      std::random_device rd;
+      std::seed_seq seq{rd(), rd(), rd(), rd(),
+                        static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count()),
+                        static_cast<unsigned>(std::hash<std::thread::id>()(std::this_thread::get_id()))};
+      return std::mt19937_64(seq);
+    }()};
+  };
+  std::mt19937_64& gen = per_thread<engine>().gen;
   std::array<std::uint8_t, 16> b{};
   for (int half = 0; half < 2; ++half) {
     std::uint64_t v = gen();
@@ -109,7 +113,12 @@ inline std::optional<error> append_action_part(std::string& out, std::string_vie
     case batch_action_kind::erase: method = "DELETE"; break;
   }
   // The sub-request URL and header lines, built in reused per-thread buffers.
-  thread_local std::string url_buffer, headers;
+  struct buffers {
+    std::string url, headers;
+  };
+  buffers& buf = per_thread<buffers>();
+  std::string& url_buffer = buf.url;
+  std::string& headers = buf.headers;
   std::string_view url = t.table_url;
   if (a.kind != batch_action_kind::insert) {
     url_buffer = t.table_url;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <aztables/transport.hpp>
+#include <aztables/detail/per_thread.hpp>
 
 #include <curl/curl.h>
 
@@ -157,7 +158,10 @@ class curl_transport final : public transport {
     char errbuf[CURL_ERROR_SIZE] = {0};
 
     curl_slist* raw = nullptr;
-    thread_local std::string line;  // curl copies each line
+    struct line_buffer {
+      std::string text;
+    };
+    std::string& line = per_thread<line_buffer>().text;  // curl copies each line
     for (const auto& x : rq.headers) {
       line.assign(x.name);
       if (x.value.empty()) {

@@ -752,7 +752,7 @@ AZTABLES_DECL result<bool> get_typed(client_core& core, const std::string& table
     if (r.error().code == errc::not_found && r.error().service_code == "ResourceNotFound") return false;
     return std::move(r).error();
   }
-  thread_local od::parser parser;
+  od::parser& parser = thread_parser();
   od::document doc;
   if (parser.iterate(padded_view(r->body)).get(doc)) return bad_json("entity response is not JSON");
   od::object o;
