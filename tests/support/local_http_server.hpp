@@ -378,19 +378,37 @@ class local_http_server {
 };
 
 /// Files of a self-signed certificate for 127.0.0.1 made by the openssl CLI.
+/// A self-signed certificate and key in a private temporary directory,
+/// removed with the object.
 struct self_signed_cert {
   std::string dir, cert_file, key_file;
   bool ok = false;
+  self_signed_cert() = default;
+  self_signed_cert(self_signed_cert&& o) noexcept
+      : dir(std::exchange(o.dir, {})), cert_file(std::move(o.cert_file)), key_file(std::move(o.key_file)), ok(o.ok) {}
+  self_signed_cert(const self_signed_cert&) = delete;
+  self_signed_cert& operator=(const self_signed_cert&) = delete;
+  self_signed_cert& operator=(self_signed_cert&&) = delete;
+  ~self_signed_cert() {
+    if (dir.empty()) return;
+    std::remove(cert_file.c_str());
+    std::remove(key_file.c_str());
+    ::rmdir(dir.c_str());
+  }
 };
 
 /// Makes a fresh self-signed certificate (CN and subjectAltName 127.0.0.1)
-/// in `dir` (created if missing) with the openssl command-line tool.
-inline self_signed_cert make_self_signed_cert(const std::string& dir) {
+/// with the openssl command-line tool, in a new directory under $TMPDIR
+/// (default /tmp) whose name starts with `prefix`.
+inline self_signed_cert make_self_signed_cert(const std::string& prefix) {
   self_signed_cert c;
-  c.dir = dir;
-  c.cert_file = dir + "/cert.pem";
-  c.key_file = dir + "/key.pem";
-  std::string cmd = "mkdir -p '" + dir + "' && openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=127.0.0.1' " +
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
+  if (!::mkdtemp(pattern.data())) return c;
+  c.dir = pattern;
+  c.cert_file = c.dir + "/cert.pem";
+  c.key_file = c.dir + "/key.pem";
+  std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=127.0.0.1' "
                     "-addext 'subjectAltName=IP:127.0.0.1' -keyout '" + c.key_file + "' -out '" + c.cert_file +
                     "' >/dev/null 2>&1";
   c.ok = std::system(cmd.c_str()) == 0;

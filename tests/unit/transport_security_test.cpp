@@ -27,11 +27,9 @@ aztables::service_client client_for(const std::string& url, aztables::client_opt
 
 const char* list_body = R"({"value":[{"TableName":"alpha"}]})";
 
-// One certificate per test process, in the build tree (ctest runs the tests
-// in the build directory).
+// One certificate per test process, in a temporary directory removed at exit.
 const aztables_test::self_signed_cert& cert() {
-  static const aztables_test::self_signed_cert c =
-      aztables_test::make_self_signed_cert("tls-test-" + std::to_string(::getpid()));
+  static const aztables_test::self_signed_cert c = aztables_test::make_self_signed_cert("aztables-tls-test");
   return c;
 }
 
