@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace az = aztables;
 
@@ -177,6 +178,35 @@ TEST_CASE("reader: DateTime text forms the service and Azurite send", "[core][js
   CHECK(parse("2024-02-29T00:00:00Z"));
   CHECK_FALSE(parse("not-a-date"));
   CHECK_FALSE(parse(""));
+  CHECK_FALSE(parse("2026-01-02T03:04:0xZ"));  // a non-digit in any digit position
+  CHECK_FALSE(parse("2O26-01-02T03:04:05Z"));
+  CHECK_FALSE(parse("2026-01-02T03:04:05.Z"));
+  CHECK(*parse("2026-01-02T03:04:05.0000001Z") == at_seconds(1767323045, 1));
+}
+
+TEST_CASE("reader: Int64 text is exactly a decimal 64-bit integer", "[core][json]") {
+  auto p = [](const char* s) -> std::optional<std::int64_t> {
+    std::int64_t v = 0;
+    if (!az::detail::parse_int64(s, v)) return std::nullopt;
+    return v;
+  };
+  CHECK(*p("0") == 0);
+  CHECK(*p("-0") == 0);
+  CHECK(*p("42") == 42);
+  CHECK(*p("0007") == 7);
+  CHECK(*p("9223372036854775807") == std::numeric_limits<std::int64_t>::max());
+  CHECK(*p("-9223372036854775808") == std::numeric_limits<std::int64_t>::min());
+  CHECK(*p("00000000000000000000000000001") == 1);
+  CHECK_FALSE(p("9223372036854775808"));
+  CHECK_FALSE(p("-9223372036854775809"));
+  CHECK_FALSE(p("99999999999999999999"));
+  CHECK_FALSE(p(""));
+  CHECK_FALSE(p("-"));
+  CHECK_FALSE(p("+1"));
+  CHECK_FALSE(p(" 1"));
+  CHECK_FALSE(p("1 "));
+  CHECK_FALSE(p("1e3"));
+  CHECK_FALSE(p("12a"));
 }
 
 TEST_CASE("round trip: Guid and Binary", "[core][json]") {

@@ -57,6 +57,28 @@ inline int base64_value(char c) noexcept {
   return -1;
 }
 
+/// Parses all of `s` as a decimal 64-bit integer (optional '-', digits only,
+/// no '+', no spaces), as std::from_chars would but with one loop and no
+/// locale or base handling. False when `s` is not exactly that or overflows.
+inline bool parse_int64(std::string_view s, std::int64_t& out) noexcept {
+  std::size_t i = 0;
+  const bool neg = !s.empty() && s[0] == '-';
+  i += neg;
+  if (i == s.size()) return false;
+  while (i + 1 < s.size() && s[i] == '0') ++i;  // leading zeros
+  if (s.size() - i > 19) return false;
+  std::uint64_t v = 0;
+  for (; i < s.size(); ++i) {
+    const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(s[i])) - '0';
+    if (d > 9) return false;
+    v = v * 10 + d;  // 19 digits cannot overflow 64 unsigned bits
+  }
+  const std::uint64_t limit = neg ? std::uint64_t(1) << 63 : (std::uint64_t(1) << 63) - 1;
+  if (v > limit) return false;
+  out = neg ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
+  return true;
+}
+
 /// base64 alphabet value of each byte; 64 for '=', 255 for anything else.
 struct base64_table {
   std::uint8_t v[256];
@@ -227,7 +249,8 @@ inline std::optional<datetime> parse_iso8601(std::string_view s) noexcept {
       ++i;
     }
     if (digits == 0) return std::nullopt;
-    for (; digits < 7; ++digits) frac *= 10;
+    static constexpr std::int64_t scale[] = {1, 1000000, 100000, 10000, 1000, 100, 10, 1};
+    frac *= scale[digits];
   }
   std::int64_t offset_s = 0;
   if (i >= s.size()) return std::nullopt;
