@@ -121,8 +121,9 @@ int main() {
             .where(aztables::filter::ge("Total", 100.0))
             .page_size(10));
     std::size_t pages = 0, count = 0;
+    aztables::page<order_summary> page;  // one page object, its entities overwritten in place
     while (!big.done()) {
-      auto page = big.next_page().value();  // errors as results, page by page
+      big.next_page(page).value();  // errors as results, page by page
       ++pages;
       count += page.items.size();
     }

@@ -134,6 +134,11 @@ inline const char* edm_name(edm t) noexcept {
   return "Edm.Unknown";
 }
 
+namespace detail {
+struct value_access;
+struct entity_access;
+}  // namespace detail
+
 /// One typed property value. Construction picks the Edm type from the C++
 /// type: `std::string`/`const char*` -> String, `bool` -> Boolean,
 /// `std::int32_t` (and smaller ints) -> Int32, `std::int64_t` -> Int64,
@@ -220,6 +225,7 @@ class value {
     else
       return storage(std::in_place_index<7>, static_cast<std::int64_t>(i));
   }
+  friend struct detail::value_access;
   storage v_;
 };
 
@@ -316,7 +322,28 @@ class entity {
   friend bool operator!=(const entity& a, const entity& b) { return !(a == b); }
 
  private:
+  friend struct detail::entity_access;
   std::vector<property> props_;
 };
+
+namespace detail {
+/// The readers' way to overwrite a value or an entity in place, reusing the
+/// storage of its strings (not part of the public API).
+struct value_access {
+  /// The string alternative of `v`, made the current one if it is not.
+  static std::string& string_slot(value& v) {
+    if (v.v_.index() != 0) v.v_.emplace<0>();
+    return *std::get_if<0>(&v.v_);
+  }
+  /// The binary alternative of `v`, made the current one if it is not.
+  static binary& binary_slot(value& v) {
+    if (v.v_.index() != 1) v.v_.emplace<1>();
+    return *std::get_if<1>(&v.v_);
+  }
+};
+struct entity_access {
+  static std::vector<property>& properties(entity& e) noexcept { return e.props_; }
+};
+}  // namespace detail
 
 AZTABLES_NAMESPACE_END

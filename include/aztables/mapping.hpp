@@ -294,10 +294,12 @@ struct entity_schema {
   std::string* (*partition_key)(void* obj) = nullptr;
   std::string* (*row_key)(void* obj) = nullptr;
   aztables::etag* (*etag)(void* obj) = nullptr;  ///< nullptr: no ETag member
-  /// Appends a value-initialised T to a `std::vector<T>` and returns it.
-  void* (*emplace_back)(void* vec) = nullptr;
-  /// Removes the last element of a `std::vector<T>`.
-  void (*pop_back)(void* vec) = nullptr;
+  /// Element `i` of a `std::vector<T>` (`i` <= size; at size a
+  /// value-initialised T is appended first).
+  void* (*element)(void* vec, std::size_t i) = nullptr;
+  /// Shrinks a `std::vector<T>` to its first `n` elements and reserves
+  /// room for `capacity` in all.
+  void (*resize)(void* vec, std::size_t n, std::size_t capacity) = nullptr;
   /// "PartitionKey,RowKey,Name1,..." for $select.
   std::string select;
 };
@@ -558,8 +560,8 @@ struct key_access {
 
 template <class T>
 struct vector_access {
-  static void* emplace_back(void* vec);
-  static void pop_back(void* vec);
+  static void* element(void* vec, std::size_t i);
+  static void resize(void* vec, std::size_t n, std::size_t capacity);
 };
 
 template <class T, std::size_t... I>
@@ -572,8 +574,8 @@ const entity_schema& make_schema(std::index_sequence<I...>) {
     s.partition_key = &key_access<T>::partition_key;
     s.row_key = &key_access<T>::row_key;
     if (has_etag_member<entity_traits<T>>::value) s.etag = &key_access<T>::etag;
-    s.emplace_back = &vector_access<T>::emplace_back;
-    s.pop_back = &vector_access<T>::pop_back;
+    s.element = &vector_access<T>::element;
+    s.resize = &vector_access<T>::resize;
     s.select = "PartitionKey,RowKey";
     for (std::size_t i = 0; i < sizeof...(I); ++i) {
       s.select += ',';
@@ -725,12 +727,15 @@ result<T> from_entity(const entity& e) {
 
 namespace detail {
 template <class T>
-void* vector_access<T>::emplace_back(void* vec) {
-  return &static_cast<std::vector<T>*>(vec)->emplace_back();
+void* vector_access<T>::element(void* vec, std::size_t i) {
+  auto& v = *static_cast<std::vector<T>*>(vec);
+  return i < v.size() ? &v[i] : &v.emplace_back();
 }
 template <class T>
-void vector_access<T>::pop_back(void* vec) {
-  static_cast<std::vector<T>*>(vec)->pop_back();
+void vector_access<T>::resize(void* vec, std::size_t n, std::size_t capacity) {
+  auto& v = *static_cast<std::vector<T>*>(vec);
+  while (v.size() > n) v.pop_back();
+  v.reserve(capacity);
 }
 }  // namespace detail
 

@@ -367,8 +367,9 @@ class pager_core {
                            const entity_schema* schema);
 
   /// Fetches the next page into `out` (a `std::vector<T>` of the schema's T,
-  /// or `std::vector<entity>`), appending. On an error nothing moves: the
-  /// same page is fetched again on the next call.
+  /// or `std::vector<entity>`), replacing its contents and overwriting the
+  /// entities it holds in place (their storage is reused). On an error
+  /// nothing moves: the same page is fetched again on the next call.
   AZTABLES_DECL result<void> fetch(void* out);
   /// No more pages (nothing left, or the limit was reached).
   bool done() const noexcept { return done_; }
@@ -443,19 +444,35 @@ class pager {
   /// page. On an error nothing is lost: calling again retries.
   result<page<T>> next_page() {
     page<T> p;
+    auto r = next_page(p);
+    if (!r) return std::move(r).error();
+    return p;
+  }
+
+  /// The next page, as `next_page()`, written into `into`: the entities it
+  /// already holds are overwritten in place, so their strings and byte
+  /// vectors keep their storage. A loop that reads page after page into one
+  /// `page` object (`while (!p.done()) { p.next_page(pg); ... }`) stops
+  /// allocating for the entities' members after the first page. On an error
+  /// `into.items` is empty and nothing is lost: calling again retries.
+  result<void> next_page(page<T>& into) {
     if (used() < buf_.size()) {
-      p.items.reserve(buf_.size() - used());
-      for (std::size_t i = used(); i < buf_.size(); ++i) p.items.push_back(std::move(buf_[i]));
-      clear_buffer();
+      into.items.clear();
+      into.items.reserve(buf_.size() - used());
+      for (std::size_t i = used(); i < buf_.size(); ++i) into.items.push_back(std::move(buf_[i]));
+      buf_.clear();
+      pos_ = handed_ = 0;
+    } else if (core_.done()) {
+      into.items.clear();
     } else {
-      clear_buffer();
-      if (!core_.done()) {
-        auto r = core_.fetch(&p.items);
-        if (!r) return std::move(r).error();
+      auto r = core_.fetch(&into.items);
+      if (!r) {
+        into.items.clear();
+        return std::move(r).error();
       }
     }
-    p.token = core_.token(0, 0);
-    return p;
+    into.token = core_.token(0, 0);
+    return {};
   }
 
   /// Where this pager stands, as an opaque resume token for
@@ -512,20 +529,18 @@ class pager {
     else
       return &detail::schema_of<T>();
   }
-  void clear_buffer() {
-    buf_.clear();
-    pos_ = 0;
-    handed_ = 0;
-  }
   std::size_t used() const noexcept { return pos_ > handed_ ? pos_ : handed_; }
   /// Makes an unconsumed entity available if there is one; throws on errors.
   bool fill() {
     pos_ = used();
     while (pos_ >= buf_.size()) {
       if (core_.done()) return false;
-      clear_buffer();
-      auto r = core_.fetch(&buf_);
-      if (!r) throw exception(std::move(r).error());
+      pos_ = handed_ = 0;
+      auto r = core_.fetch(&buf_);  // overwrites the used entities in place (their storage is reused)
+      if (!r) {
+        buf_.clear();
+        throw exception(std::move(r).error());
+      }
     }
     return true;
   }

@@ -16,10 +16,12 @@ void rows_http(context& ctx);     // row 5      (rows_http.cpp)
 void rows_ingest(context& ctx);   // row 6      (rows_ingest.cpp)
 void rows_compile(context& ctx);  // row 7      (rows_compile.cpp)
 
-// The library's decoders as timed loops over a copy of `page` (ours_decode.cpp);
-// an empty function when that decoder does not exist yet.
-timed_fn decode_typed_fn(const std::string& page);
-timed_fn decode_dynamic_fn(const std::string& page);
+// The library's decoders as timed loops over a copy of `page` (ours_decode.cpp).
+// reuse: every page decodes into the same vector, overwriting the entities in
+// place (the pager's range-for and next_page(page&) after the first page);
+// otherwise into a new vector each time (next_page() returning a new page).
+timed_fn decode_typed_fn(const std::string& page, bool reuse);
+timed_fn decode_dynamic_fn(const std::string& page, bool reuse);
 /// checksum() of the typed decode of `page`, to check it against the baseline.
 std::uint64_t decode_typed_checksum(const std::string& page);
 

@@ -428,3 +428,61 @@ TEST_CASE("fast paths: guid parsing and Edm type names agree with the rules") {
                           "Edm.DateTimeOffset", "Edm.Bool"})
     CHECK_FALSE(az::detail::edm_from_name(bad));
 }
+
+TEST_CASE("fast paths: decoding into a used vector overwrites every member and drops the surplus") {
+  // Page 1 fills every member (ETag-less nometadata and a Note); page 2 has
+  // fewer entities, no Note, other strings, and - for dynamic entities -
+  // other property sets and types in the same slots.
+  const std::string page1 =
+      "{\"value\":[{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Name\":\"a long name that does not fit SSO\","
+      "\"Text\":\"t1\",\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57833\",\"When\":\"2026-01-02T03:04:05Z\","
+      "\"Note\":\"n1\"},"
+      "{\"PartitionKey\":\"p\",\"RowKey\":\"2\",\"Name\":\"b\",\"Text\":\"t2\","
+      "\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57834\",\"When\":\"2026-01-02T03:04:06Z\",\"Note\":\"n2\"},"
+      "{\"PartitionKey\":\"p\",\"RowKey\":\"3\",\"Name\":\"c\",\"Text\":\"t3\","
+      "\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57835\",\"When\":\"2026-01-02T03:04:07Z\"}]}";
+  const std::string page2 =
+      "{\"value\":[{\"PartitionKey\":\"q\",\"RowKey\":\"9\",\"Name\":\"z\",\"Text\":\"\","
+      "\"Id\":\"00000000-0000-0000-0000-000000000001\",\"When\":\"2030-01-01T00:00:00Z\"}]}";
+  const auto& schema = az::detail::schema_of<fast_item>();
+  simdjson::ondemand::parser parser;
+  auto decode = [&](const std::string& page, auto& out, const az::detail::entity_schema* s) {
+    std::string copy = page;
+    std::size_t total = 0, delivered = 0;
+    auto err = az::detail::decode_page(copy, parser, s, false, &out, 0, 100, total, delivered);
+    REQUIRE_FALSE(err);
+    CHECK(out.size() == delivered);
+  };
+  std::vector<fast_item> used;
+  decode(page1, used, &schema);
+  REQUIRE(used.size() == 3);
+  decode(page2, used, &schema);
+  std::vector<fast_item> fresh;
+  decode(page2, fresh, &schema);
+  REQUIRE(used.size() == 1);
+  CHECK(used[0].pk == "q");
+  CHECK(used[0].rk == "9");
+  CHECK(used[0].name == "z");
+  CHECK(used[0].text.empty());
+  CHECK(used[0].id == fresh[0].id);
+  CHECK(used[0].when == fresh[0].when);
+  CHECK_FALSE(used[0].note);  // absent on page 2: reset, not kept from page 1
+
+  std::vector<az::entity> dyn;
+  decode(page1, dyn, nullptr);
+  REQUIRE(dyn.size() == 3);
+  const std::string page3 =
+      "{\"value\":[{\"PartitionKey\":\"r\",\"RowKey\":\"1\",\"Other\":5,\"Name\":true},"
+      "{\"PartitionKey\":\"r\",\"RowKey\":\"2\"}]}";
+  decode(page3, dyn, nullptr);
+  std::vector<az::entity> dyn_fresh;
+  decode(page3, dyn_fresh, nullptr);
+  REQUIRE(dyn.size() == 2);
+  CHECK(dyn == dyn_fresh);
+  CHECK(dyn[0].size() == 2);
+  CHECK(*dyn[0].get("Other")->as_int32() == 5);
+  CHECK(*dyn[0].get("Name")->as_bool());
+  CHECK_FALSE(dyn[0].contains("Text"));
+  CHECK(dyn[1].empty());
+  CHECK(dyn[1].etag.empty());
+}

@@ -291,6 +291,33 @@ TEST_CASE("pager: follows continuations, empty pages included, until none comes"
   CHECK(h.t->requests()[0].headers.get("Accept") == "application/json;odata=minimalmetadata");
 }
 
+TEST_CASE("pager: next_page(page&) reuses one page object; a failed fetch leaves it empty and retries", "[query][pager]") {
+  harness h;
+  h.page(0, 3, std::string("cA"), std::string("cjM"));
+  h.t->push(500, R"({"odata.error":{"code":"InternalError","message":{"value":"boom"}}})");
+  h.page(3, 4, std::string("cA"), std::string("cjQ"));
+  h.page(4, 6);
+  auto p = h.tc.query(query::row_range("p"));
+  az::page<az::entity> pg;
+  REQUIRE(p.next_page(pg));
+  CHECK(row_keys(pg.items) == std::vector<std::string>{"r0", "r1", "r2"});
+  const std::string first_token = pg.token;
+  CHECK_FALSE(first_token.empty());
+  auto failed = p.next_page(pg);
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().http_status == 500);
+  CHECK(pg.items.empty());
+  REQUIRE(p.next_page(pg));  // the same page again: nothing lost or doubled
+  CHECK(row_keys(pg.items) == std::vector<std::string>{"r3"});
+  CHECK(*pg.items[0].get("N")->as_int32() == 3);
+  REQUIRE(p.next_page(pg));
+  CHECK(row_keys(pg.items) == std::vector<std::string>{"r4", "r5"});
+  CHECK(pg.token.empty());
+  CHECK(p.done());
+  REQUIRE(p.next_page(pg));
+  CHECK(pg.items.empty());
+}
+
 TEST_CASE("pager: page by page, with page size, select and limit", "[query][pager]") {
   harness h;
   h.page(0, 2, std::string("cA"), std::string("cjI"));

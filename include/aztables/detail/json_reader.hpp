@@ -94,11 +94,10 @@ inline std::optional<error> convert_string(std::string_view name, std::string_vi
     return bad_json("property '" + std::string(name) + "': " + what);
   };
   switch (type) {
-    case edm::string: out = value(std::string(s)); return std::nullopt;
+    case edm::string: value_access::string_slot(out).assign(s.data(), s.size()); return std::nullopt;
     case edm::int64: {
       std::int64_t v = 0;
-      auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return fail("Edm.Int64 value is not a 64-bit integer");
+      if (!parse_int64(s, v)) return fail("Edm.Int64 value is not a 64-bit integer");
       out = value(v);
       return std::nullopt;
     }
@@ -133,12 +132,9 @@ inline std::optional<error> convert_string(std::string_view name, std::string_vi
       out = value(*g);
       return std::nullopt;
     }
-    case edm::binary: {
-      binary b;
-      if (!base64_decode_to(s, b)) return fail("Edm.Binary value is not base64");
-      out = value(std::move(b));
+    case edm::binary:
+      if (!base64_decode_to(s, value_access::binary_slot(out))) return fail("Edm.Binary value is not base64");
       return std::nullopt;
-    }
     case edm::boolean:
       if (s == "true") out = value(true);
       else if (s == "false") out = value(false);
@@ -299,10 +295,29 @@ struct read_entity_scratch {
 
 inline read_entity_scratch& entity_scratch() { return per_thread<read_entity_scratch>(); }
 
-/// Reads one entity object (any metadata level) into `e` (which is cleared).
-/// Annotations may come before or after their value.
+/// Reads one entity object (any metadata level) into `e`, replacing what it
+/// held. The properties `e` already has are overwritten in place (names and
+/// string values keep their storage), so reading into a used entity does not
+/// allocate for them. Annotations may come before or after their value.
+inline std::optional<error> read_entity_into(od::object obj, entity& e, std::size_t& n);
 inline std::optional<error> read_entity(od::object obj, entity& e) {
-  e.clear();
+  std::size_t n = 0;
+  auto err = read_entity_into(obj, e, n);
+  auto& props = entity_access::properties(e);
+  while (props.size() > n) props.pop_back();
+  return err;
+}
+
+/// read_entity's work: `n` counts the properties written so far.
+inline std::optional<error> read_entity_into(od::object obj, entity& e, std::size_t& n) {
+  auto& props = entity_access::properties(e);
+  // The next property slot, named `name`: a used one overwritten, else a new one.
+  auto slot = [&](std::string_view name) -> value& {
+    if (n == props.size()) props.emplace_back();
+    property& p = props[n++];
+    p.name.assign(name.data(), name.size());
+    return p.value;
+  };
   e.partition_key.clear();
   e.row_key.clear();
   e.etag = etag();
@@ -313,7 +328,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
   notes.clear();
   waiting.clear();
   const std::size_t hint = scratch.last_size;
-  e.reserve(hint + hint / 4 + 1);
+  if (props.size() < hint) e.reserve(hint + hint / 4 + 1);
   for (auto item : obj) {
     if (item.error()) return bad_json("bad property in entity");
     od::field& field = item.value_unsafe();
@@ -334,7 +349,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
       if (!t) return bad_json("property '" + std::string(pname) + "': unknown type " + std::string(tn.substr(0, 32)));
       // Convert a value that came before its annotation.
       for (auto it = waiting.begin(); it != waiting.end(); ++it) {
-        const property& p = e.properties()[it->index];
+        property& p = props[it->index];
         if (p.name != pname) continue;
         value converted;
         if (it->number.empty()) {
@@ -342,7 +357,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
         } else if (auto err = number_from_token(pname, it->number, *t, converted)) {
           return err;
         }
-        e.set(pname, std::move(converted));
+        p.value = std::move(converted);
         waiting.erase(it);
         break;
       }
@@ -369,25 +384,25 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
       continue;
     }
     std::optional<edm> annotated;
-    for (auto& n : notes)
-      if (n.name.size() == key.size() && std::memcmp(n.name.data(), key.data(), key.size()) == 0) annotated = n.type;
-    value val;
+    for (auto& note : notes)
+      if (note.name.size() == key.size() && std::memcmp(note.name.data(), key.data(), key.size()) == 0)
+        annotated = note.type;
     switch (jt) {
       case od::json_type::string: {
         std::string_view s;
         if (string_value(v, s)) return bad_json("bad string for '" + std::string(key) + "'");
         if (annotated) {
-          if (auto err = convert_string(key, s, *annotated, val)) return err;
+          if (auto err = convert_string(key, s, *annotated, slot(key))) return err;
         } else {
-          val = value(std::string(s));
-          waiting.push_back({e.size(), std::string_view()});
+          value_access::string_slot(slot(key)).assign(s.data(), s.size());
+          waiting.push_back({n - 1, std::string_view()});
         }
         break;
       }
       case od::json_type::number: {
         std::string_view tok = number_token(v);
-        if (auto err = number_from_token(key, tok, annotated, val)) return err;
-        if (!annotated) waiting.push_back({e.size(), tok});
+        if (auto err = number_from_token(key, tok, annotated, slot(key))) return err;
+        if (!annotated) waiting.push_back({n - 1, tok});
         break;
       }
       case od::json_type::boolean: {
@@ -396,15 +411,14 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
         if (annotated && *annotated != edm::boolean)
           return bad_json("property '" + std::string(key) + "': a JSON boolean where " + edm_name(*annotated) +
                           " was annotated");
-        val = value(b);
+        slot(key) = value(b);
         break;
       }
       case od::json_type::null: continue;  // absent
       default: return bad_json("property '" + std::string(key) + "' is an object or array");
     }
-    e.append_unchecked(std::string(key), std::move(val));
   }
-  scratch.last_size = e.size();
+  scratch.last_size = n;
   return std::nullopt;
 }
 

@@ -205,9 +205,14 @@ class typed_reader {
     for (std::size_t i = 0; i < s.size; ++i) words_[i] = words_of(s.fields[i].name);
   }
 
+  /// Overwrites every member of `out` (which may hold an earlier entity:
+  /// strings keep their storage).
   std::optional<error> read(od::object obj, void* out) {
     std::fill(state_.begin(), state_.end(), std::uint8_t(0));
     std::fill(pending_.begin(), pending_.end(), std::uint8_t(0));
+    s_.partition_key(out)->clear();
+    s_.row_key(out)->clear();
+    if (s_.etag) *s_.etag(out) = etag();
     for (auto item : obj) {
       if (item.error()) return bad_json("bad property in query response");
       od::field& field = item.value_unsafe();
@@ -376,8 +381,7 @@ class typed_reader {
         } else if (jt == od::json_type::string && wide) {
           std::string_view sv;
           if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
-          auto r = std::from_chars(sv.data(), sv.data() + sv.size(), i);
-          if (sv.empty() || r.ec != std::errc() || r.ptr != sv.data() + sv.size())
+          if (!parse_int64(sv, i))
             return minimal_ && annotated ? mapping_error(f.name, "stored Edm.Int64 value '" + std::string(sv.substr(0, 32)) +
                                                                      "' is not a 64-bit integer")
                                          : wrong_json(f, v, jt);
@@ -459,43 +463,58 @@ class typed_reader {
 };
 
 /// Decodes `{"value":[...]}`: drops the first `skip` items undecoded, decodes
-/// at most `max_items` more into `out`, and counts every item in `total`.
+/// at most `max_items` more, and counts every item in `total`. The decoded
+/// entities replace the contents of `out` (a `std::vector` of the schema's
+/// type, or of `entity` without a schema); entities `out` already holds are
+/// overwritten in place, so their strings' storage is reused and a caller that
+/// decodes page after page into one vector stops allocating for them. On an
+/// error `out` holds the entities decoded before it.
 inline std::optional<error> decode_page(std::string& body, od::parser& parser, const entity_schema* schema, bool minimal,
                                         void* out, std::size_t skip, std::size_t max_items, std::size_t& total,
                                         std::size_t& delivered) {
   total = 0;
   delivered = 0;
+  auto* dynamic = static_cast<std::vector<entity>*>(out);
+  auto resize = [&](std::size_t n, std::size_t capacity) {
+    if (schema) {
+      schema->resize(out, n, capacity);
+    } else {
+      while (dynamic->size() > n) dynamic->pop_back();
+      dynamic->reserve(capacity);
+    }
+  };
   od::document doc;
-  if (parser.iterate(padded_view(body)).get(doc)) return bad_json("query response is not JSON");
   od::object root;
-  if (doc.get_object().get(root)) return bad_json("query response is not a JSON object");
   od::array arr;
-  if (root["value"].get_array().get(arr)) return bad_json("query response has no 'value' array");
+  // (No count of the items first to reserve the vector: measured, counting
+  // walks every token of the page again and costs more than the growth.)
+  if (parser.iterate(padded_view(body)).get(doc) || doc.get_object().get(root) ||
+      root["value"].get_array().get(arr)) {
+    resize(0, 0);
+    return bad_json("query response is not a JSON object with a 'value' array");
+  }
   std::optional<typed_reader> reader;
   if (schema) reader.emplace(*schema, minimal);
   for (auto item : arr) {
     od::value val;
-    if (item.get(val)) return bad_json("bad entity in query response");
+    od::object o;
+    if (item.get(val)) {
+      resize(delivered, 0);
+      return bad_json("bad entity in query response");
+    }
     const std::size_t index = total++;
     if (index < skip || delivered >= max_items) continue;  // skipped without decoding
-    od::object o;
-    if (val.get_object().get(o)) return bad_json("query response item is not an object");
-    if (schema) {
-      void* obj = schema->emplace_back(out);
-      if (auto e = reader->read(o, obj)) {
-        schema->pop_back(out);
-        return e;
-      }
-    } else {
-      auto& vec = *static_cast<std::vector<entity>*>(out);
-      vec.emplace_back();
-      if (auto e = read_entity(o, vec.back())) {
-        vec.pop_back();
-        return e;
-      }
+    std::optional<error> e;
+    if (val.get_object().get(o)) e = bad_json("query response item is not an object");
+    else if (schema) e = reader->read(o, schema->element(out, delivered));
+    else e = read_entity(o, delivered < dynamic->size() ? (*dynamic)[delivered] : dynamic->emplace_back());
+    if (e) {
+      resize(delivered, 0);
+      return e;
     }
     ++delivered;
   }
+  resize(delivered, 0);
   return std::nullopt;
 }
 
