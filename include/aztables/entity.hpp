@@ -93,6 +93,11 @@ class guid {
   std::array<std::uint8_t, 16> bytes_{};
 };
 
+namespace detail {
+struct value_access;
+struct entity_access;
+}  // namespace detail
+
 /// An entity's ETag, for optimistic concurrency. Empty means "none known";
 /// `etag::any()` is `*` and matches any version.
 class etag {
@@ -113,6 +118,7 @@ class etag {
   friend bool operator!=(const etag& a, const etag& b) noexcept { return !(a == b); }
 
  private:
+  friend struct detail::value_access;
   std::string value_;
 };
 
@@ -133,11 +139,6 @@ inline const char* edm_name(edm t) noexcept {
   }
   return "Edm.Unknown";
 }
-
-namespace detail {
-struct value_access;
-struct entity_access;
-}  // namespace detail
 
 /// One typed property value. Construction picks the Edm type from the C++
 /// type: `std::string`/`const char*` -> String, `bool` -> Boolean,
@@ -330,6 +331,8 @@ namespace detail {
 /// The readers' way to overwrite a value or an entity in place, reusing the
 /// storage of its strings (not part of the public API).
 struct value_access {
+  /// The text of an ETag, to assign in place.
+  static std::string& text(aztables::etag& t) noexcept { return t.value_; }
   /// The string alternative of `v`, made the current one if it is not.
   static std::string& string_slot(value& v) {
     if (v.v_.index() != 0) v.v_.emplace<0>();
