@@ -182,6 +182,15 @@ TEST_CASE("reader: DateTime text forms the service and Azurite send", "[core][js
   CHECK_FALSE(parse("2O26-01-02T03:04:05Z"));
   CHECK_FALSE(parse("2026-01-02T03:04:05.Z"));
   CHECK(*parse("2026-01-02T03:04:05.0000001Z") == at_seconds(1767323045, 1));
+  // The service's 28-character form (read as whole words) and its near misses.
+  CHECK(*parse("2026-01-02T03:04:05.1234567z") == at_seconds(1767323045, 1234567));
+  CHECK_FALSE(parse("2026-01-02T03:04:05.12345x7Z"));
+  CHECK_FALSE(parse("2026-01-02T03:04:05.1234567Y"));
+  CHECK_FALSE(parse("2026-01-02T03:04:05,1234567Z"));
+  CHECK_FALSE(parse("2026/01-02T03:04:05.1234567Z"));
+  CHECK_FALSE(parse("2026-01-02T03-04:05.1234567Z"));
+  CHECK_FALSE(parse("2026-13-02T03:04:05.1234567Z"));
+  CHECK_FALSE(parse("2026-01-02T24:00:00.0000000Z"));
 }
 
 TEST_CASE("reader: Int64 text is exactly a decimal 64-bit integer", "[core][json]") {

@@ -90,6 +90,21 @@ struct base64_table {
 };
 inline constexpr base64_table base64_decode_table{};
 
+/// Per position in a group of four: the character's 6 bits already shifted
+/// into a 24-bit group, or bit 24 for a character that is not in the
+/// alphabet ('=' included). A group is four look-ups and three ORs.
+struct base64_group_tables {
+  std::uint32_t d[4][256];
+  constexpr base64_group_tables() : d() {
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < 256; ++i) {
+        const std::uint8_t v = base64_table().v[i];
+        d[k][i] = v < 64 ? static_cast<std::uint32_t>(v) << (18 - 6 * k) : 0x01000000u;
+      }
+  }
+};
+inline constexpr base64_group_tables base64_group_decode{};
+
 /// Strict standard base64 (padding required when the length is not a
 /// multiple of 4 is tolerated only as canonical '=' padding).
 inline bool base64_decode_to(std::string_view s, binary& out) {
@@ -102,14 +117,16 @@ inline bool base64_decode_to(std::string_view s, binary& out) {
   const std::size_t full = s.size() / 4 - 1;
   out.resize(full * 3 + 3);
   std::uint8_t* o = out.data();
+  const auto& g4 = base64_group_decode.d;
+  std::uint32_t bad = 0;
   for (std::size_t g = 0; g < full; ++g, in += 4, o += 3) {
-    const std::uint32_t a = t[in[0]], b = t[in[1]], c = t[in[2]], d = t[in[3]];
-    if ((a | b | c | d) >= 64) return false;  // 64 ('=') or 255 (not base64): both wrong here
-    const std::uint32_t v = (a << 18) | (b << 12) | (c << 6) | d;
+    const std::uint32_t v = g4[0][in[0]] | g4[1][in[1]] | g4[2][in[2]] | g4[3][in[3]];
+    bad |= v;
     o[0] = static_cast<std::uint8_t>(v >> 16);
     o[1] = static_cast<std::uint8_t>(v >> 8);
     o[2] = static_cast<std::uint8_t>(v);
   }
+  if (bad & 0x01000000u) return false;  // '=' or a character outside the alphabet before the last group
   // The last group: "xxxx", "xxx=" or "xx==".
   const std::uint32_t a = t[in[0]], b = t[in[1]], c = t[in[2]], d = t[in[3]];
   if (a >= 64 || b >= 64 || c == 255 || d == 255 || (c == 64 && d != 64)) return false;
@@ -217,6 +234,29 @@ inline std::string format_iso8601(datetime t) {
   return s;
 }
 
+/// The 8 bytes at `p` as a little-endian word.
+inline std::uint64_t load8(const char* p) noexcept {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  return w;
+}
+
+/// Checks a word of 8 text bytes: the bytes selected by `digit_mask` (0xff
+/// each) must be ASCII digits, the others must equal those of `fixed`. On
+/// success `values` holds each digit's value in its byte.
+inline bool swar_digits(std::uint64_t w, std::uint64_t digit_mask, std::uint64_t fixed, std::uint64_t& values) noexcept {
+  constexpr std::uint64_t zeros = 0x3030303030303030ULL, high = 0xF0F0F0F0F0F0F0F0ULL, six = 0x0606060606060606ULL;
+  if ((w & ~digit_mask) != fixed) return false;
+  const std::uint64_t t = (w & digit_mask) | (zeros & ~digit_mask);  // separators read as '0'
+  // Every byte 0x30-0x39: high nibble 3, and still 3 after adding 6.
+  if ((t & high) != zeros || ((t + six) & high) != zeros) return false;
+  values = t - zeros;
+  return true;
+}
+
 /// Parses "YYYY-MM-DDThh:mm:ss[.f{1,7}](Z|+hh:mm|-hh:mm)". More than 7
 /// fractional digits are rejected rather than silently rounded.
 inline std::optional<datetime> parse_iso8601(std::string_view s) noexcept {
@@ -229,17 +269,36 @@ inline std::optional<datetime> parse_iso8601(std::string_view s) noexcept {
     }
     return true;
   };
-  unsigned y, mo, d, h, mi, se;
-  if (s.size() < 20 || !num(0, 4, y) || s[4] != '-' || !num(5, 2, mo) || s[7] != '-' || !num(8, 2, d) ||
-      (s[10] != 'T' && s[10] != 't') || !num(11, 2, h) || s[13] != ':' || !num(14, 2, mi) || s[16] != ':' ||
-      !num(17, 2, se))
+  // "YYYY-MM-" and "hh:mm:ss" are read as two 8-byte words: separators
+  // compared at once, digits checked and converted in parallel (SWAR).
+  if (s.size() < 20) return std::nullopt;
+  std::uint64_t date_digits, time_digits;
+  if (!swar_digits(load8(s.data()), 0x00FFFF00FFFFFFFFULL, 0x2D00002D00000000ULL, date_digits) ||
+      !swar_digits(load8(s.data() + 11), 0xFFFF00FFFF00FFFFULL, 0x00003A00003A0000ULL, time_digits) ||
+      (s[10] != 'T' && s[10] != 't'))
     return std::nullopt;
+  unsigned d;
+  if (!num(8, 2, d)) return std::nullopt;
+  auto at = [](std::uint64_t w, int i) { return static_cast<unsigned>((w >> (8 * i)) & 0xff); };
+  const unsigned y = at(date_digits, 0) * 1000 + at(date_digits, 1) * 100 + at(date_digits, 2) * 10 + at(date_digits, 3);
+  const unsigned mo = at(date_digits, 5) * 10 + at(date_digits, 6);
+  const unsigned h = at(time_digits, 0) * 10 + at(time_digits, 1);
+  const unsigned mi = at(time_digits, 3) * 10 + at(time_digits, 4);
+  const unsigned se = at(time_digits, 6) * 10 + at(time_digits, 7);
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
   static constexpr unsigned mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (d > mdays[mo - 1]) return std::nullopt;
   if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return std::nullopt;
   std::size_t i = 19;
   std::int64_t frac = 0;
+  std::uint64_t frac_digits;
+  if (s.size() == 28 && s[19] == '.' &&
+      swar_digits(load8(s.data() + 20), 0x00FFFFFFFFFFFFFFULL, 0x5A00000000000000ULL, frac_digits)) {
+    // The service's own form: seven fractional digits and 'Z'.
+    for (int k = 0; k < 7; ++k) frac = frac * 10 + at(frac_digits, k);
+    const std::int64_t days = days_from_civil(y, mo, d);
+    return datetime(ticks((days * 86400 + h * 3600 + mi * 60 + se) * 10000000 + frac));
+  }
   if (i < s.size() && s[i] == '.') {
     ++i;
     int digits = 0;
