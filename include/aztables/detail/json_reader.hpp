@@ -371,7 +371,11 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
         waiting.erase(it);
         break;
       }
-      notes.push_back({pname, *t});
+      // Members set one by one: a braced temporary was copied with a wide load
+      // that stalled on its narrower stores (store forwarding), in profiles.
+      auto& note = notes.emplace_back();
+      note.name = pname;
+      note.type = *t;
       continue;
     }
     if (key.size() > 6 && key[0] == 'o' && std::memcmp(key.data(), "odata.", 6) == 0) {
@@ -405,14 +409,18 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
           if (auto err = convert_string(key, s, *annotated, slot(key))) return err;
         } else {
           value_access::string_slot(slot(key)).assign(s.data(), s.size());
-          waiting.push_back({n - 1, std::string_view()});
+          waiting.emplace_back().index = n - 1;
         }
         break;
       }
       case od::json_type::number: {
         std::string_view tok = number_token(v);
         if (auto err = number_from_token(key, tok, annotated, slot(key))) return err;
-        if (!annotated) waiting.push_back({n - 1, tok});
+        if (!annotated) {
+          auto& w = waiting.emplace_back();
+          w.index = n - 1;
+          w.number = tok;
+        }
         break;
       }
       case od::json_type::boolean: {
