@@ -297,9 +297,8 @@ struct entity_schema {
   /// Element `i` of a `std::vector<T>` (`i` <= size; at size a
   /// value-initialised T is appended first).
   void* (*element)(void* vec, std::size_t i) = nullptr;
-  /// Shrinks a `std::vector<T>` to its first `n` elements and reserves
-  /// room for `capacity` in all.
-  void (*resize)(void* vec, std::size_t n, std::size_t capacity) = nullptr;
+  /// Shrinks a `std::vector<T>` to its first `n` elements.
+  void (*truncate)(void* vec, std::size_t n) = nullptr;
   /// "PartitionKey,RowKey,Name1,..." for $select.
   std::string select;
 };
@@ -561,7 +560,7 @@ struct key_access {
 template <class T>
 struct vector_access {
   static void* element(void* vec, std::size_t i);
-  static void resize(void* vec, std::size_t n, std::size_t capacity);
+  static void truncate(void* vec, std::size_t n);
 };
 
 template <class T, std::size_t... I>
@@ -575,7 +574,7 @@ const entity_schema& make_schema(std::index_sequence<I...>) {
     s.row_key = &key_access<T>::row_key;
     if (has_etag_member<entity_traits<T>>::value) s.etag = &key_access<T>::etag;
     s.element = &vector_access<T>::element;
-    s.resize = &vector_access<T>::resize;
+    s.truncate = &vector_access<T>::truncate;
     s.select = "PartitionKey,RowKey";
     for (std::size_t i = 0; i < sizeof...(I); ++i) {
       s.select += ',';
@@ -732,10 +731,9 @@ void* vector_access<T>::element(void* vec, std::size_t i) {
   return i < v.size() ? &v[i] : &v.emplace_back();
 }
 template <class T>
-void vector_access<T>::resize(void* vec, std::size_t n, std::size_t capacity) {
+void vector_access<T>::truncate(void* vec, std::size_t n) {
   auto& v = *static_cast<std::vector<T>*>(vec);
   while (v.size() > n) v.pop_back();
-  v.reserve(capacity);
 }
 }  // namespace detail
 

@@ -474,15 +474,9 @@ inline std::optional<error> decode_page(std::string& body, od::parser& parser, c
                                         std::size_t& delivered) {
   total = 0;
   delivered = 0;
-  auto* dynamic = static_cast<std::vector<entity>*>(out);
-  auto resize = [&](std::size_t n, std::size_t capacity) {
-    if (schema) {
-      schema->resize(out, n, capacity);
-    } else {
-      while (dynamic->size() > n) dynamic->pop_back();
-      dynamic->reserve(capacity);
-    }
-  };
+  // The vector's accessors: the mapping's for a struct, vector_access<entity>'s otherwise.
+  void* (*const element)(void*, std::size_t) = schema ? schema->element : &vector_access<entity>::element;
+  void (*const truncate)(void*, std::size_t) = schema ? schema->truncate : &vector_access<entity>::truncate;
   od::document doc;
   od::object root;
   od::array arr;
@@ -490,7 +484,7 @@ inline std::optional<error> decode_page(std::string& body, od::parser& parser, c
   // walks every token of the page again and costs more than the growth.)
   if (parser.iterate(padded_view(body)).get(doc) || doc.get_object().get(root) ||
       root["value"].get_array().get(arr)) {
-    resize(0, 0);
+    truncate(out, 0);
     return bad_json("query response is not a JSON object with a 'value' array");
   }
   std::optional<typed_reader> reader;
@@ -499,28 +493,24 @@ inline std::optional<error> decode_page(std::string& body, od::parser& parser, c
     od::value val;
     od::object o;
     if (item.get(val)) {
-      resize(delivered, 0);
+      truncate(out, delivered);
       return bad_json("bad entity in query response");
     }
     const std::size_t index = total++;
     if (index < skip || delivered >= max_items) continue;  // skipped without decoding
     // (No std::optional<error> declared per item: zeroing it showed in profiles.)
     if (val.get_object().get(o)) {
-      resize(delivered, 0);
+      truncate(out, delivered);
       return bad_json("query response item is not an object");
     }
-    if (schema) {
-      if (auto e = reader->read(o, schema->element(out, delivered))) {
-        resize(delivered, 0);
-        return e;
-      }
-    } else if (auto e = read_entity(o, delivered < dynamic->size() ? (*dynamic)[delivered] : dynamic->emplace_back())) {
-      resize(delivered, 0);
+    void* slot = element(out, delivered);
+    if (auto e = schema ? reader->read(o, slot) : read_entity(o, *static_cast<entity*>(slot))) {
+      truncate(out, delivered);
       return e;
     }
     ++delivered;
   }
-  resize(delivered, 0);
+  truncate(out, delivered);
   return std::nullopt;
 }
 
