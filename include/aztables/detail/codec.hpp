@@ -294,12 +294,10 @@ inline std::optional<datetime> parse_iso8601(std::string_view s) noexcept {
   std::uint64_t frac_digits;
   if (s.size() == 28 && s[19] == '.' &&
       swar_digits(load8(s.data() + 20), 0x00FFFFFFFFFFFFFFULL, 0x5A00000000000000ULL, frac_digits)) {
-    // The service's own form: seven fractional digits and 'Z'.
+    // The service's own form: seven fractional digits, then the 'Z' read below.
     for (int k = 0; k < 7; ++k) frac = frac * 10 + at(frac_digits, k);
-    const std::int64_t days = days_from_civil(y, mo, d);
-    return datetime(ticks((days * 86400 + h * 3600 + mi * 60 + se) * 10000000 + frac));
-  }
-  if (i < s.size() && s[i] == '.') {
+    i = 27;
+  } else if (i < s.size() && s[i] == '.') {
     ++i;
     int digits = 0;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
