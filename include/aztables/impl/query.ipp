@@ -220,11 +220,14 @@ class typed_reader {
       // (detail/json_reader.hpp); fixed names are matched with inlined
       // fixed-size compares, mapped names by fingerprint first.
       std::string_view key;
+      // (The key's start is taken first: unescaping a key consumes it.)
+      const char* key_start = reinterpret_cast<const char*>(field.key().raw());
       if (field_key(field, key)) return bad_json("bad property name");
+      const bool in_place = key.data() == key_start;
       constexpr std::size_t suffix_len = 11;  // "@odata.type"
       if (key.size() > suffix_len && key.back() == 'e' &&
           std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
-        const std::size_t idx = find(key.substr(0, key.size() - suffix_len), false);
+        const std::size_t idx = find(key.substr(0, key.size() - suffix_len), false, in_place);
         if (idx == npos) continue;
         std::string_view tn;
         if (string_value(field.value(), tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
@@ -250,9 +253,10 @@ class typed_reader {
         (pk ? s_.partition_key(out) : s_.row_key(out))->assign(sv.data(), sv.size());
         continue;
       }
-      const std::size_t idx = find(key, true);
+      const std::size_t idx = find(key, true, in_place);
       if (idx == npos) continue;  // not mapped (Timestamp, or a property the struct does not name)
-      if (auto e = read_field(idx, field.value(), out)) return e;
+      failed_read r;
+      if (!read_field(idx, field.value(), out, r)) return failure(idx, field.value(), r);
     }
     for (std::size_t i = 0; i < s_.size; ++i) {
       const field_info& f = s_.fields[i];
@@ -280,23 +284,22 @@ class typed_reader {
     std::size_t n = 0;
     bool operator==(const name_words& o) const noexcept { return w1 == o.w1 && w2 == o.w2 && n == o.n; }
   };
-  /// Built from whole loads or single bytes (a short memcpy into the word
-  /// followed by a full read would stall store forwarding).
+  /// A mapped name's words (once per reader): zero-padded, then loaded.
   static name_words words_of(std::string_view s) noexcept {
+    char buf[16] = {};
+    std::memcpy(buf, s.data(), std::min<std::size_t>(s.size(), 16));
+    return words_at(buf, s.size());
+  }
+  /// The words of the `n` bytes at `p`, with 16 bytes readable at `p` (a key
+  /// read in place from the padded document, or words_of's buffer): two
+  /// whole loads masked to the length (no byte loop, and no short copy into
+  /// a word that a wide read would then stall on).
+  static name_words words_at(const char* p, std::size_t n) noexcept {
     name_words k;
-    k.n = s.size();
-    const std::size_t a = std::min<std::size_t>(s.size(), 8);
-    if (a == 8) {
-      std::memcpy(&k.w1, s.data(), 8);
-    } else {
-      for (std::size_t i = 0; i < a; ++i) k.w1 |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * i);
-    }
-    if (s.size() >= 16) {
-      std::memcpy(&k.w2, s.data() + 8, 8);
-    } else {
-      for (std::size_t i = 8; i < s.size(); ++i)
-        k.w2 |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * (i - 8));
-    }
+    k.n = n;
+    const std::uint64_t a = load8(p), b = load8(p + 8);
+    k.w1 = n >= 8 ? a : a & ((std::uint64_t(1) << (8 * n)) - 1);
+    k.w2 = n >= 16 ? b : n <= 8 ? 0 : b & ((std::uint64_t(1) << (8 * (n - 8))) - 1);
     return k;
   }
   bool matches(std::size_t i, std::string_view name, const name_words& k) const noexcept {
@@ -304,8 +307,9 @@ class typed_reader {
   }
 
   /// Properties usually come in mapping order: try the next one first.
-  std::size_t find(std::string_view name, bool advance) {
-    const name_words fp = words_of(name);
+  /// `in_place`: `name` lies in the padded document (16 bytes readable).
+  std::size_t find(std::string_view name, bool advance, bool in_place) {
+    const name_words fp = in_place ? words_at(name.data(), name.size()) : words_of(name);
     if (hint_ < s_.size && matches(hint_, name, fp)) {
       const std::size_t i = hint_;
       if (advance) ++hint_;
@@ -318,6 +322,20 @@ class typed_reader {
       }
     return npos;
   }
+
+  /// Why a value could not be read: the hot path only records it, and
+  /// failure() builds the message out of line (message building inline made
+  /// every read pay for a large frame).
+  enum class why : std::uint8_t {
+    bad_value, null_member, bad_string, enum_name, bad_bool, wrong_type, int64_text, int32_range, enum_range,
+    bad_double, datetime_text, guid_text, binary_text
+  };
+  struct failed_read {
+    why w = why::bad_value;
+    od::json_type jt = od::json_type::null;
+    std::string_view text;  ///< the string value, where there was one
+    std::int64_t number = 0;
+  };
 
   error wrong_json(const field_info& f, od::value& v, od::json_type jt) {
     switch (jt) {
@@ -335,38 +353,77 @@ class typed_reader {
     }
   }
 
-  std::optional<error> read_field(std::size_t idx, od::value& v, void* out) {
+#if defined(__GNUC__)
+  __attribute__((noinline, cold))
+#endif
+  error failure(std::size_t idx, od::value& v, const failed_read& r) {
     const field_info& f = s_.fields[idx];
-    od::json_type jt;
-    if (v.type().get(jt)) return bad_json("bad value for '" + std::string(f.name) + "'");
+    const std::string name(f.name);
+    // A string form that does not parse is the member's error when an
+    // annotation named the type; otherwise the value is of another type.
+    const bool typed = minimal_ && pending_[idx] != 0;
+    switch (r.w) {
+      case why::bad_value: return bad_json("bad value for '" + name + "'");
+      case why::null_member: return mapping_error(f.name, "is null, and the member is not a std::optional");
+      case why::bad_string: return bad_json("bad string for '" + name + "'");
+      case why::enum_name:
+        return mapping_error(f.name, "'" + std::string(r.text.substr(0, 64)) + "' is not a name in enum_traits<E>::names");
+      case why::bad_bool: return bad_json("bad boolean for '" + name + "'");
+      case why::wrong_type: break;
+      case why::int64_text:
+        if (typed)
+          return mapping_error(f.name, "stored Edm.Int64 value '" + std::string(r.text.substr(0, 32)) +
+                                           "' is not a 64-bit integer");
+        break;
+      case why::int32_range: return type_mismatch(f, edm::int64);
+      case why::enum_range:
+        return mapping_error(f.name, std::to_string(r.number) + " is out of the range of the enum's underlying type");
+      case why::bad_double: return bad_json("bad Double for '" + name + "'");
+      case why::datetime_text:
+        if (typed)
+          return mapping_error(f.name, "stored Edm.DateTime value '" + std::string(r.text.substr(0, 40)) +
+                                           "' is not an ISO 8601 time");
+        break;
+      case why::guid_text:
+        if (typed)
+          return mapping_error(f.name, "stored Edm.Guid value '" + std::string(r.text.substr(0, 40)) + "' is not a GUID");
+        break;
+      case why::binary_text:
+        if (typed) return mapping_error(f.name, "stored Edm.Binary value is not base64");
+        break;
+    }
+    return wrong_json(f, v, r.jt);
+  }
+
+  /// Reads one mapped member; false with `r` saying why (see failure()).
+  bool read_field(std::size_t idx, od::value& v, void* out, failed_read& r) {
+    const field_info& f = s_.fields[idx];
+    od::json_type& jt = r.jt;
+    if (v.type().get(jt)) return r.w = why::bad_value, false;
     if (jt == od::json_type::null) {
-      if (!f.optional) return mapping_error(f.name, "is null, and the member is not a std::optional");
+      if (!f.optional) return r.w = why::null_member, false;
       f.reset(out);
       state_[idx] = done;
-      return std::nullopt;
+      return true;
     }
-    const bool annotated = pending_[idx] != 0;
     // Without an annotation yet, a string form (Int64, DateTime, Guid, Binary,
     // special Double) read with metadata must still be confirmed by one.
-    const bool provisional = minimal_ && !annotated;
+    const bool provisional = minimal_ && pending_[idx] == 0;
     bool confirm = false;
+    std::string_view& sv = r.text;
     switch (f.kind) {
       case field_kind::string:
       case field_kind::enum_string: {
-        if (jt != od::json_type::string) return wrong_json(f, v, jt);
-        std::string_view sv;
-        if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
-        if (f.kind == field_kind::string) {
-          static_cast<std::string*>(f.target(out))->assign(sv.data(), sv.size());
-        } else if (!f.enum_from_string(f.target(out), sv)) {
-          return mapping_error(f.name, "'" + std::string(sv.substr(0, 64)) + "' is not a name in enum_traits<E>::names");
-        }
+        if (jt != od::json_type::string) return r.w = why::wrong_type, false;
+        if (string_value(v, sv)) return r.w = why::bad_string, false;
+        if (f.kind == field_kind::string) static_cast<std::string*>(f.target(out))->assign(sv.data(), sv.size());
+        else if (!f.enum_from_string(f.target(out), sv)) return r.w = why::enum_name, false;
         break;
       }
       case field_kind::boolean: {
-        if (jt != od::json_type::boolean) return wrong_json(f, v, jt);
+        if (jt != od::json_type::boolean) return r.w = why::wrong_type, false;
         bool b = false;
-        if (v.get_bool().get(b)) return bad_json("bad boolean for '" + std::string(f.name) + "'");
+        if (v.get_bool().get(b)) return r.w = why::bad_bool, false;
         *static_cast<bool*>(f.target(out)) = b;
         break;
       }
@@ -375,44 +432,36 @@ class typed_reader {
       case field_kind::int64:
       case field_kind::enum_int64: {
         const bool wide = f.kind == field_kind::int64 || f.kind == field_kind::enum_int64;
-        std::int64_t i = 0;
+        std::int64_t& i = r.number;
         if (jt == od::json_type::number) {
-          if (v.get_int64().get(i)) return wrong_json(f, v, jt);
+          if (v.get_int64().get(i)) return r.w = why::wrong_type, false;
         } else if (jt == od::json_type::string && wide) {
-          std::string_view sv;
-          if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
-          if (!parse_int64(sv, i))
-            return minimal_ && annotated ? mapping_error(f.name, "stored Edm.Int64 value '" + std::string(sv.substr(0, 32)) +
-                                                                     "' is not a 64-bit integer")
-                                         : wrong_json(f, v, jt);
+          if (string_value(v, sv)) return r.w = why::bad_string, false;
+          if (!parse_int64(sv, i)) return r.w = why::int64_text, false;
           confirm = provisional;
         } else {
-          return wrong_json(f, v, jt);
+          return r.w = why::wrong_type, false;
         }
         if (!wide && (i < std::numeric_limits<std::int32_t>::min() || i > std::numeric_limits<std::int32_t>::max()))
-          return type_mismatch(f, edm::int64);
-        if (f.kind == field_kind::int32)
-          *static_cast<std::int32_t*>(f.target(out)) = static_cast<std::int32_t>(i);
-        else if (f.kind == field_kind::int64)
-          *static_cast<std::int64_t*>(f.target(out)) = i;
-        else if (!f.enum_from_int(f.target(out), i))
-          return mapping_error(f.name, std::to_string(i) + " is out of the range of the enum's underlying type");
+          return r.w = why::int32_range, false;
+        if (f.kind == field_kind::int32) *static_cast<std::int32_t*>(f.target(out)) = static_cast<std::int32_t>(i);
+        else if (f.kind == field_kind::int64) *static_cast<std::int64_t*>(f.target(out)) = i;
+        else if (!f.enum_from_int(f.target(out), i)) return r.w = why::enum_range, false;
         break;
       }
       case field_kind::double_: {
         double d = 0;
         if (jt == od::json_type::number) {
-          if (v.get_double().get(d)) return bad_json("bad Double for '" + std::string(f.name) + "'");
+          if (v.get_double().get(d)) return r.w = why::bad_double, false;
         } else if (jt == od::json_type::string) {
-          std::string_view sv;
-          if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+          if (string_value(v, sv)) return r.w = why::bad_string, false;
           if (sv == "NaN") d = std::numeric_limits<double>::quiet_NaN();
           else if (sv == "Infinity" || sv == "INF") d = std::numeric_limits<double>::infinity();
           else if (sv == "-Infinity" || sv == "-INF") d = -std::numeric_limits<double>::infinity();
-          else return wrong_json(f, v, jt);
+          else return r.w = why::wrong_type, false;
           confirm = provisional;
         } else {
-          return wrong_json(f, v, jt);
+          return r.w = why::wrong_type, false;
         }
         *static_cast<double*>(f.target(out)) = d;
         break;
@@ -420,38 +469,23 @@ class typed_reader {
       case field_kind::datetime:
       case field_kind::guid:
       case field_kind::binary: {
-        if (jt != od::json_type::string) return wrong_json(f, v, jt);
-        std::string_view sv;
-        if (string_value(v, sv)) return bad_json("bad string for '" + std::string(f.name) + "'");
+        if (jt != od::json_type::string) return r.w = why::wrong_type, false;
+        if (string_value(v, sv)) return r.w = why::bad_string, false;
         if (f.kind == field_kind::datetime) {
           auto t = parse_iso8601(sv);
-          if (!t) {
-            if (minimal_ && annotated)
-              return mapping_error(f.name, "stored Edm.DateTime value '" + std::string(sv.substr(0, 40)) +
-                                               "' is not an ISO 8601 time");
-            return wrong_json(f, v, jt);
-          }
+          if (!t) return r.w = why::datetime_text, false;
           *static_cast<datetime*>(f.target(out)) = *t;
         } else if (f.kind == field_kind::guid) {
-          auto g = guid::parse(sv);
-          if (!g) {
-            if (minimal_ && annotated)
-              return mapping_error(f.name, "stored Edm.Guid value '" + std::string(sv.substr(0, 40)) + "' is not a GUID");
-            return wrong_json(f, v, jt);
-          }
-          *static_cast<guid*>(f.target(out)) = *g;
-        } else {
-          if (!base64_decode_to(sv, *static_cast<binary*>(f.target(out)))) {
-            if (minimal_ && annotated) return mapping_error(f.name, "stored Edm.Binary value is not base64");
-            return wrong_json(f, v, jt);
-          }
+          if (!value_access::parse_guid(sv, *static_cast<guid*>(f.target(out)))) return r.w = why::guid_text, false;
+        } else if (!base64_decode_to(sv, *static_cast<binary*>(f.target(out)))) {
+          return r.w = why::binary_text, false;
         }
         confirm = provisional;
         break;
       }
     }
     state_[idx] = confirm ? needs_annotation : done;
-    return std::nullopt;
+    return true;
   }
 
   const entity_schema& s_;
