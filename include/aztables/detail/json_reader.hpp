@@ -211,12 +211,14 @@ inline unsigned byte_mask16(const char* p, char c) noexcept {
 /// point into a padded document.
 inline std::size_t plain_quote(const char* p, std::size_t n) noexcept {
 #if defined(__SSE2__)
+  // Bytes past n are not masked off: only those before the first quote count,
+  // and a quote found at or past n is refused.
   for (std::size_t i = 0; i < n; i += 16) {
-    const unsigned lim = n - i >= 16 ? 0xffffu : ((1u << (n - i)) - 1);
-    const unsigned q = byte_mask16(p + i, '"') & lim, b = byte_mask16(p + i, '\\') & lim;
+    const unsigned q = byte_mask16(p + i, '"'), b = byte_mask16(p + i, '\\');
     if (q) {
       const unsigned first = q & (0u - q);  // lowest quote bit
-      return (b & (first - 1)) ? std::string_view::npos : i + static_cast<std::size_t>(__builtin_ctz(q));
+      const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(q));
+      return (b & (first - 1)) || at >= n ? std::string_view::npos : at;
     }
     if (b) return std::string_view::npos;
   }
