@@ -92,6 +92,84 @@ TEST_CASE("fast paths: base64 decode agrees with the reference on round trips an
   CHECK(out == az::binary{1, 2, 3, 255});
 }
 
+namespace {
+
+// The ISO 8601 reader written the plain way: one character at a time.
+std::optional<std::int64_t> reference_iso8601_ticks(std::string_view s) {
+  std::size_t i = 0;
+  auto num = [&](std::size_t len, int& v) {
+    if (i + len > s.size()) return false;
+    v = 0;
+    for (std::size_t k = 0; k < len; ++k, ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      v = v * 10 + (s[i] - '0');
+    }
+    return true;
+  };
+  auto lit = [&](char a, char b = 0) {
+    if (i < s.size() && (s[i] == a || (b && s[i] == b))) return ++i, true;
+    return false;
+  };
+  int y, mo, d, h, mi, se;
+  if (!num(4, y) || !lit('-') || !num(2, mo) || !lit('-') || !num(2, d) || !lit('T', 't') || !num(2, h) ||
+      !lit(':') || !num(2, mi) || !lit(':') || !num(2, se))
+    return std::nullopt;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  const int mdays[] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || se > 60) return std::nullopt;
+  std::int64_t frac = 0;
+  if (lit('.')) {
+    int digits = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (++digits > 7) return std::nullopt;
+      frac = frac * 10 + (s[i++] - '0');
+    }
+    if (digits == 0) return std::nullopt;
+    for (int k = digits; k < 7; ++k) frac *= 10;
+  }
+  std::int64_t offset = 0;
+  if (!lit('Z', 'z')) {
+    if (i >= s.size() || (s[i] != '+' && s[i] != '-')) return std::nullopt;
+    const int sign = s[i++] == '+' ? 1 : -1;
+    int oh, om;
+    if (!num(2, oh) || !lit(':') || !num(2, om) || oh > 23 || om > 59) return std::nullopt;
+    offset = sign * (oh * 3600 + om * 60);
+  }
+  if (i != s.size()) return std::nullopt;
+  // Days since 1970-01-01 by counting (the library uses closed formulas).
+  std::int64_t days = 0;
+  for (int yy = 1970; yy < y; ++yy) days += ((yy % 4 == 0 && yy % 100 != 0) || yy % 400 == 0) ? 366 : 365;
+  for (int yy = y; yy < 1970; ++yy) days -= ((yy % 4 == 0 && yy % 100 != 0) || yy % 400 == 0) ? 366 : 365;
+  for (int m = 1; m < mo; ++m) days += mdays[m - 1];
+  days += d - 1;
+  return ((days * 86400 + h * 3600 + mi * 60 + se - offset) * 10000000) + frac;
+}
+
+}  // namespace
+
+TEST_CASE("fast paths: ISO 8601 reader agrees with a character-at-a-time reference") {
+  std::mt19937_64 rng(8601);
+  static const char near[] = "0123456789-:.TtZz+ /";
+  for (int n = 0; n < 200000; ++n) {
+    // A valid time in the service's form, or with fewer digits or an offset.
+    const auto t = az::datetime(az::ticks(static_cast<std::int64_t>(rng() % 4102444800ULL) * 10000000 +
+                                          static_cast<std::int64_t>(rng() % 10000000)));
+    std::string s = az::detail::format_iso8601(t);
+    if (n % 5 == 1) s.erase(20 + rng() % 7, 1);                      // fewer fractional digits
+    if (n % 5 == 2) s.replace(s.size() - 1, 1, rng() % 2 ? "+01:30" : "-11:00");
+    if (n % 5 == 3) s = s.substr(0, 19) + "Z";                         // whole seconds
+    const int muts = static_cast<int>(rng() % 3);
+    for (int k = 0; k < muts; ++k)
+      s[rng() % s.size()] = rng() % 2 ? near[rng() % (sizeof near - 1)] : static_cast<char>(rng() % 256);
+    INFO(s);
+    const auto want = reference_iso8601_ticks(s);
+    const auto got = az::detail::parse_iso8601(s);
+    REQUIRE(static_cast<bool>(got) == static_cast<bool>(want));
+    if (got) REQUIRE(got->time_since_epoch().count() == *want);
+    if (muts == 0 && n % 5 == 0) REQUIRE(got == t);
+  }
+}
+
 TEST_CASE("fast paths: read_entity's reused scratch keeps entities independent") {
   // Entities of different sizes and annotation orders, read one after another
   // on one thread (the scratch and the size hint carry over between them).

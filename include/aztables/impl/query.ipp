@@ -224,10 +224,20 @@ class typed_reader {
       const char* key_start = reinterpret_cast<const char*>(field.key().raw());
       if (field_key(field, key)) return bad_json("bad property name");
       const bool in_place = key.data() == key_start;
+      // Properties usually come in mapping order: the next mapped name is
+      // tried first. Mapped names are property names, which never match the
+      // fixed names below (reserved and odata names are refused at compile time).
+      const name_words kw = in_place ? words_at(key.data(), key.size()) : words_of(key);
+      if (hint_ < s_.size && matches(hint_, key, kw)) {
+        const std::size_t idx = hint_++;
+        if (!read_field(idx, field.value(), out, failed_)) return failure(idx, field.value(), failed_);
+        continue;
+      }
       constexpr std::size_t suffix_len = 11;  // "@odata.type"
       if (key.size() > suffix_len && key.back() == 'e' &&
           std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
-        const std::size_t idx = find(key.substr(0, key.size() - suffix_len), false, in_place);
+        const std::string_view name = key.substr(0, key.size() - suffix_len);
+        const std::size_t idx = find(name, in_place ? words_at(name.data(), name.size()) : words_of(name), false);
         if (idx == npos) continue;
         std::string_view tn;
         if (string_value(field.value(), tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
@@ -253,7 +263,7 @@ class typed_reader {
         (pk ? s_.partition_key(out) : s_.row_key(out))->assign(sv.data(), sv.size());
         continue;
       }
-      const std::size_t idx = find(key, true, in_place);
+      const std::size_t idx = find(key, kw, true);
       if (idx == npos) continue;  // not mapped (Timestamp, or a property the struct does not name)
       if (!read_field(idx, field.value(), out, failed_)) return failure(idx, field.value(), failed_);
     }
@@ -305,10 +315,9 @@ class typed_reader {
     return words_[i] == k && (k.n <= 16 || std::memcmp(s_.fields[i].name.data(), name.data(), name.size()) == 0);
   }
 
-  /// Properties usually come in mapping order: try the next one first.
-  /// `in_place`: `name` lies in the padded document (16 bytes readable).
-  std::size_t find(std::string_view name, bool advance, bool in_place) {
-    const name_words fp = in_place ? words_at(name.data(), name.size()) : words_of(name);
+  /// The mapped property called `name` (words `fp`), or npos; the next one in
+  /// mapping order is tried first.
+  std::size_t find(std::string_view name, const name_words& fp, bool advance) {
     if (hint_ < s_.size && matches(hint_, name, fp)) {
       const std::size_t i = hint_;
       if (advance) ++hint_;
