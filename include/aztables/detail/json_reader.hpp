@@ -244,11 +244,9 @@ inline bool has_backslash(const char* p, std::size_t n) noexcept {
     const __m128i d = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 48)), bs);
     if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)))) return true;
   }
-  for (; i < n; i += 16) {
-    const unsigned lim = n - i >= 16 ? 0xffffu : ((1u << (n - i)) - 1);
-    if (byte_mask16(p + i, '\\') & lim) return true;
-  }
-  return false;
+  for (; i + 16 <= n; i += 16)
+    if (byte_mask16(p + i, '\\')) return true;
+  return i < n && (byte_mask16(p + i, '\\') & ((1u << (n - i)) - 1)) != 0;
 #else
   return std::memchr(p, '\\', n) != nullptr;
 #endif

@@ -227,8 +227,7 @@ class typed_reader {
       // Properties usually come in mapping order: the next mapped name is
       // tried first. Mapped names are property names, which never match the
       // fixed names below (reserved and odata names are refused at compile time).
-      const name_words kw = in_place ? words_at(key.data(), key.size()) : words_of(key);
-      if (hint_ < s_.size && matches(hint_, key, kw)) {
+      if (in_place && hint_matches(key)) {
         const std::size_t idx = hint_++;
         if (!read_field(idx, field.value(), out, failed_)) return failure(idx, field.value(), failed_);
         continue;
@@ -263,7 +262,7 @@ class typed_reader {
         (pk ? s_.partition_key(out) : s_.row_key(out))->assign(sv.data(), sv.size());
         continue;
       }
-      const std::size_t idx = find(key, kw, true);
+      const std::size_t idx = find(key, in_place ? words_at(key.data(), key.size()) : words_of(key), true);
       if (idx == npos) continue;  // not mapped (Timestamp, or a property the struct does not name)
       if (!read_field(idx, field.value(), out, failed_)) return failure(idx, field.value(), failed_);
     }
@@ -291,6 +290,7 @@ class typed_reader {
   struct name_words {
     std::uint64_t w1 = 0, w2 = 0;
     std::size_t n = 0;
+    std::uint64_t m1 = 0, m2 = 0;  ///< which bits of the two words the first 16 bytes fill
     bool operator==(const name_words& o) const noexcept { return w1 == o.w1 && w2 == o.w2 && n == o.n; }
   };
   /// A mapped name's words (once per reader): zero-padded, then loaded.
@@ -307,9 +307,19 @@ class typed_reader {
     name_words k;
     k.n = n;
     const std::uint64_t a = load8(p), b = load8(p + 8);
-    k.w1 = n >= 8 ? a : a & ((std::uint64_t(1) << (8 * n)) - 1);
-    k.w2 = n >= 16 ? b : n <= 8 ? 0 : b & ((std::uint64_t(1) << (8 * (n - 8))) - 1);
+    k.m1 = n >= 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * n)) - 1;
+    k.m2 = n >= 16 ? ~std::uint64_t(0) : n <= 8 ? 0 : (std::uint64_t(1) << (8 * (n - 8))) - 1;
+    k.w1 = a & k.m1;
+    k.w2 = b & k.m2;
     return k;
+  }
+  /// Whether `key` (read in place: 16 bytes readable) is the next mapped name
+  /// in order: its length, then its first 16 bytes under the name's masks.
+  bool hint_matches(std::string_view key) const noexcept {
+    if (hint_ >= s_.size) return false;
+    const name_words& m = words_[hint_];
+    return key.size() == m.n && (load8(key.data()) & m.m1) == m.w1 && (load8(key.data() + 8) & m.m2) == m.w2 &&
+           (m.n <= 16 || std::memcmp(key.data() + 16, s_.fields[hint_].name.data() + 16, m.n - 16) == 0);
   }
   bool matches(std::size_t i, std::string_view name, const name_words& k) const noexcept {
     return words_[i] == k && (k.n <= 16 || std::memcmp(s_.fields[i].name.data(), name.data(), name.size()) == 0);
