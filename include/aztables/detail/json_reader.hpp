@@ -144,6 +144,14 @@ inline std::optional<error> convert_string(std::string_view name, std::string_vi
   return fail("unknown type");
 }
 
+/// Whether a number token has '.', 'e' or 'E' (a plain loop: find_first_of
+/// calls memchr once per character).
+inline bool has_fraction_or_exponent(std::string_view tok) noexcept {
+  for (char c : tok)
+    if (c == '.' || c == 'e' || c == 'E') return true;
+  return false;
+}
+
 /// Converts a JSON number token to a value. A literal with '.', 'e' or 'E' is
 /// a Double (so 2.0 stays Double); an integer in Int32 range is Int32, else
 /// Int64, else (beyond Int64, unannotated) a Double. An annotation decides
@@ -155,7 +163,7 @@ inline std::optional<error> number_from_token(std::string_view name, std::string
     return fail(std::string("a JSON number where ") + edm_name(*annotated) + " was annotated");
   const char* first = tok.data();
   const char* last = tok.data() + tok.size();
-  const bool is_float = tok.find_first_of(".eE") != std::string_view::npos;
+  const bool is_float = has_fraction_or_exponent(tok);
   auto as_double = [&]() -> std::optional<error> {
     double d = 0;
     auto r = std::from_chars(first, last, d);
@@ -325,7 +333,10 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
   auto slot = [&](std::string_view name) -> value& {
     if (n == props.size()) props.emplace_back();
     property& p = props[n++];
-    p.name.assign(name.data(), name.size());
+    // Entities of one page mostly repeat their names in order: an equal name
+    // is left as it is (comparing costs less than assigning).
+    if (p.name.size() != name.size() || std::memcmp(p.name.data(), name.data(), name.size()) != 0)
+      p.name.assign(name.data(), name.size());
     return p.value;
   };
   e.partition_key.clear();
@@ -415,7 +426,14 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
       }
       case od::json_type::number: {
         std::string_view tok = number_token(v);
-        if (auto err = number_from_token(key, tok, annotated, slot(key))) return err;
+        if (annotated == edm::double_ || (!annotated && has_fraction_or_exponent(tok))) {
+          // A Double: simdjson's reader (correctly rounded, as from_chars, and faster).
+          double d = 0;
+          if (v.get_double().get(d)) return bad_json("property '" + std::string(key) + "': bad Double");
+          slot(key) = value(d);
+        } else if (auto err = number_from_token(key, tok, annotated, slot(key))) {
+          return err;
+        }
         if (!annotated) {
           auto& w = waiting.emplace_back();
           w.index = n - 1;
