@@ -251,7 +251,7 @@ class typed_reader {
         if (s_.etag && name_is(key, "odata.etag")) {
           std::string_view tag;
           if (string_value(field.value(), tag)) return bad_json("odata.etag is not a string");
-          value_access::text(*s_.etag(out)).assign(tag.data(), tag.size());
+          overwrite(value_access::text(*s_.etag(out)), tag);
         }
         continue;
       }
@@ -259,7 +259,7 @@ class typed_reader {
       if (pk || name_is(key, "RowKey")) {
         std::string_view sv;
         if (string_value(field.value(), sv)) return bad_json(std::string(key) + " is not a string");
-        (pk ? s_.partition_key(out) : s_.row_key(out))->assign(sv.data(), sv.size());
+        overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
         continue;
       }
       const std::size_t idx = find(key, in_place ? words_at(key.data(), key.size()) : words_of(key), true);
@@ -439,7 +439,7 @@ class typed_reader {
       case field_kind::enum_string: {
         if (jt != od::json_type::string) return r.w = why::wrong_type, false;
         if (string_value(v, sv)) return r.w = why::bad_string, false;
-        if (f.kind == field_kind::string) static_cast<std::string*>(f.target(out))->assign(sv.data(), sv.size());
+        if (f.kind == field_kind::string) overwrite(*static_cast<std::string*>(f.target(out)), sv);
         else if (!f.enum_from_string(f.target(out), sv)) return r.w = why::enum_name, false;
         break;
       }
