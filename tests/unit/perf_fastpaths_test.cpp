@@ -471,6 +471,72 @@ TEST_CASE("fast paths: keys and strings read in place, escapes and whitespace ha
   }
 }
 
+namespace {
+// Mapped names of 1, 8, 16 and 17 bytes: the next name in order is matched
+// on the document's bytes for names of up to 16 bytes, the slow way above.
+struct name_item {
+  std::string pk, rk;
+  std::optional<std::string> opt;
+  std::int32_t a = 0;
+  std::string eight;
+  std::string sixteen;
+  std::string seventeen;
+};
+}  // namespace
+
+template <>
+struct aztables::entity_traits<name_item> {
+  static constexpr auto partition_key = &name_item::pk;
+  static constexpr auto row_key = &name_item::rk;
+  static constexpr auto properties =
+      aztables::fields(aztables::field("Opt", &name_item::opt), aztables::field("A", &name_item::a),
+                       aztables::field("EightChr", &name_item::eight),
+                       aztables::field("SixteenCharsLong", &name_item::sixteen),
+                       aztables::field("SeventeenCharsLng", &name_item::seventeen));
+};
+
+TEST_CASE("fast paths: the next mapped name matched on the document's bytes, and its near misses") {
+  // In order; out of order; keys that extend or shorten a mapped name, or
+  // share its first 16 bytes; a mapped name written with an escape; the
+  // last key of the document a mapped one. "OptX" and "Op" come first, while
+  // "Opt" is the next name, and "Opt" never comes: they must not be read as it.
+  const std::string body =
+      "{\"value\":["
+      "{\"OptX\":\"no\",\"Op\":\"no\",\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"A\":1,\"EightChr\":\"e\",\"SixteenCharsLong\":\"s\","
+      "\"SeventeenCharsLng\":\"t\"},"
+      "{\"SeventeenCharsLng\":\"t2\",\"SixteenCharsLong\":\"s2\",\"EightChr\":\"e2\",\"A\":2,"
+      "\"PartitionKey\":\"p\",\"RowKey\":\"2\"},"
+      "{\"PartitionKey\":\"p\",\"RowKey\":\"3\",\"AA\":9,\"A\":3,\"EightChrX\":\"no\",\"EightCh\":\"no\","
+      "\"EightChr\":\"e3\",\"SixteenCharsLongX\":\"no\",\"SixteenCharsLon\":\"no\",\"SixteenCharsLong\":\"s3\","
+      "\"SeventeenCharsLngX\":\"no\",\"SeventeenCharsLn\":\"no\",\"SeventeenCharsLng\":\"t3\"},"
+      "{\"PartitionKey\":\"p\",\"RowKey\":\"4\",\"\\u0041\":4,\"Eight\\u0043hr\":\"e4\","
+      "\"SixteenCharsLon\\u0067\":\"s4\",\"SeventeenCharsLn\\u0067\":\"t4\"},"
+      "{\"PartitionKey\":\"p\",\"RowKey\":\"5\",\"A\":5,\"EightChr\":\"e5\",\"SixteenCharsLong\":\"s5\","
+      "\"SeventeenCharsLng\":\"t5\"}]}";
+  const auto& schema = az::detail::schema_of<name_item>();
+  simdjson::ondemand::parser parser;
+  for (bool minimal : {false, true}) {
+    std::string copy = body;
+    copy.shrink_to_fit();  // the padding is added by the decoder, nothing after the text
+    std::vector<name_item> out;
+    std::size_t total = 0, delivered = 0;
+    auto err = az::detail::decode_page(copy, parser, &schema, minimal, &out, 0, 100, total, delivered);
+    INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
+    REQUIRE_FALSE(err);
+    REQUIRE(out.size() == 5);
+    for (int i = 0; i < 5; ++i) {
+      const std::string n = i == 0 ? "" : std::to_string(i + 1);
+      INFO("entity " << i + 1);
+      CHECK(out[static_cast<std::size_t>(i)].rk == std::to_string(i + 1));
+      CHECK(out[static_cast<std::size_t>(i)].a == i + 1);
+      CHECK(out[static_cast<std::size_t>(i)].eight == "e" + n);
+      CHECK(out[static_cast<std::size_t>(i)].sixteen == "s" + n);
+      CHECK(out[static_cast<std::size_t>(i)].seventeen == "t" + n);
+      CHECK_FALSE(out[static_cast<std::size_t>(i)].opt);
+    }
+  }
+}
+
 TEST_CASE("fast paths: guid parsing and Edm type names agree with the rules") {
   std::mt19937_64 rng(5);
   static const char chars[] = "0123456789abcdefABCDEF-gG {}";

@@ -285,19 +285,23 @@ inline simdjson::error_code field_key(od::field& f, std::string_view& key) noexc
   return f.unescaped_key().get(key);
 }
 
-/// A string value read in place when it has no escape sequence: a view of the
-/// input document between the quotes (no unescaping copy). A string with a
-/// backslash is unescaped into the parser's buffer as usual; a value that is
-/// not a string is an INCORRECT_TYPE error. Valid while the document is.
-inline simdjson::error_code string_value(od::value& v, std::string_view& out) noexcept {
+/// A string value with no escape sequence, as a view of the input document
+/// between its quotes; false (nothing read) for any other value.
+inline bool plain_string(od::value& v, std::string_view& out) noexcept {
   std::string_view tok = v.raw_json_token();  // '"' ... '"' and any whitespace up to the next token
-  if (tok.size() >= 2 && tok.front() == '"' && !has_backslash(tok.data(), tok.size())) {
-    while (tok.size() > 1 && tok.back() != '"') tok.remove_suffix(1);
-    if (tok.size() >= 2) {
-      out = tok.substr(1, tok.size() - 2);
-      return simdjson::SUCCESS;
-    }
-  }
+  if (tok.size() < 2 || tok.front() != '"' || has_backslash(tok.data(), tok.size())) return false;
+  while (tok.size() > 1 && tok.back() != '"') tok.remove_suffix(1);
+  if (tok.size() < 2) return false;
+  out = tok.substr(1, tok.size() - 2);
+  return true;
+}
+
+/// A string value read in place when it has no escape sequence (no
+/// unescaping copy; see plain_string). A string with a backslash is unescaped
+/// into the parser's buffer as usual; a value that is not a string is an
+/// INCORRECT_TYPE error. Valid while the document is.
+inline simdjson::error_code string_value(od::value& v, std::string_view& out) noexcept {
+  if (plain_string(v, out)) return simdjson::SUCCESS;
   return v.get_string().get(out);
 }
 

@@ -216,54 +216,17 @@ class typed_reader {
     for (auto item : obj) {
       if (item.error()) return bad_json("bad property in query response");
       od::field& field = item.value_unsafe();
-      // Keys and string values are read in place when they have no escape
-      // (detail/json_reader.hpp); fixed names are matched with inlined
-      // fixed-size compares, mapped names by fingerprint first.
-      std::string_view key;
-      // (The key's start is taken first: unescaping a key consumes it.)
-      const char* key_start = reinterpret_cast<const char*>(field.key().raw());
-      if (field_key(field, key)) return bad_json("bad property name");
-      const bool in_place = key.data() == key_start;
       // Properties usually come in mapping order: the next mapped name is
-      // tried first. Mapped names are property names, which never match the
-      // fixed names below (reserved and odata names are refused at compile time).
-      if (in_place && hint_matches(key)) {
-        const std::size_t idx = hint_++;
-        if (!read_field(idx, field.value(), out, failed_)) return failure(idx, field.value(), failed_);
-        continue;
-      }
-      constexpr std::size_t suffix_len = 11;  // "@odata.type"
-      if (key.size() > suffix_len && key.back() == 'e' &&
-          std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
-        const std::string_view name = key.substr(0, key.size() - suffix_len);
-        const std::size_t idx = find(name, in_place ? words_at(name.data(), name.size()) : words_of(name), false);
+      // tried first, straight on the document's bytes (see next_name_at);
+      // any other key goes to other_key(). One call site for read_field: it
+      // is inlined, and inlined twice it made the loop spill and stall.
+      std::size_t idx;
+      if (next_name_at(reinterpret_cast<const char*>(field.key().raw()))) {
+        idx = hint_++;
+      } else {
+        if (auto e = other_key(field, out, idx)) return e;
         if (idx == npos) continue;
-        std::string_view tn;
-        if (string_value(field.value(), tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
-        auto t = edm_from_name(tn);
-        if (!t) return bad_json("property '" + std::string(s_.fields[idx].name) + "': unknown type " + std::string(tn.substr(0, 32)));
-        if (!fits(s_.fields[idx].kind, *t)) return type_mismatch(s_.fields[idx], *t);
-        if (state_[idx] == 0) pending_[idx] = static_cast<std::uint8_t>(static_cast<int>(*t) + 1);
-        else if (state_[idx] == needs_annotation) state_[idx] = done;
-        continue;
       }
-      if (key.size() > 6 && key[0] == 'o' && std::memcmp(key.data(), "odata.", 6) == 0) {
-        if (s_.etag && name_is(key, "odata.etag")) {
-          std::string_view tag;
-          if (string_value(field.value(), tag)) return bad_json("odata.etag is not a string");
-          overwrite(value_access::text(*s_.etag(out)), tag);
-        }
-        continue;
-      }
-      const bool pk = name_is(key, "PartitionKey");
-      if (pk || name_is(key, "RowKey")) {
-        std::string_view sv;
-        if (string_value(field.value(), sv)) return bad_json(std::string(key) + " is not a string");
-        overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
-        continue;
-      }
-      const std::size_t idx = find(key, in_place ? words_at(key.data(), key.size()) : words_of(key), true);
-      if (idx == npos) continue;  // not mapped (Timestamp, or a property the struct does not name)
       if (!read_field(idx, field.value(), out, failed_)) return failure(idx, field.value(), failed_);
     }
     for (std::size_t i = 0; i < s_.size; ++i) {
@@ -312,6 +275,73 @@ class typed_reader {
     k.w1 = a & k.m1;
     k.w2 = b & k.m2;
     return k;
+  }
+  /// A key that is not the next mapped name of up to 16 bytes: annotations,
+  /// odata names, PartitionKey/RowKey (read here), a mapped name out of order
+  /// or longer than 16 bytes (`idx` set), or an unmapped one (`idx` = npos).
+  /// Keys and string values are read in place when they have no escape
+  /// (detail/json_reader.hpp).
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  std::optional<error> other_key(od::field& field, void* out, std::size_t& idx) {
+    idx = npos;
+    // (The key's start is taken first: unescaping a key consumes it.)
+    const char* key_start = reinterpret_cast<const char*>(field.key().raw());
+    std::string_view key;
+    if (field_key(field, key)) return bad_json("bad property name");
+    const bool in_place = key.data() == key_start;
+    // Mapped names are property names, which never match the fixed names
+    // below (reserved and odata names are refused at compile time).
+    if (in_place && hint_matches(key)) {
+      idx = hint_++;
+      return std::nullopt;
+    }
+    constexpr std::size_t suffix_len = 11;  // "@odata.type"
+    if (key.size() > suffix_len && key.back() == 'e' &&
+        std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
+      const std::string_view name = key.substr(0, key.size() - suffix_len);
+      const std::size_t i = find(name, in_place ? words_at(name.data(), name.size()) : words_of(name), false);
+      if (i == npos) return std::nullopt;
+      std::string_view tn;
+      if (string_value(field.value(), tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
+      auto t = edm_from_name(tn);
+      if (!t) return bad_json("property '" + std::string(s_.fields[i].name) + "': unknown type " + std::string(tn.substr(0, 32)));
+      if (!fits(s_.fields[i].kind, *t)) return type_mismatch(s_.fields[i], *t);
+      if (state_[i] == 0) pending_[i] = static_cast<std::uint8_t>(static_cast<int>(*t) + 1);
+      else if (state_[i] == needs_annotation) state_[i] = done;
+      return std::nullopt;
+    }
+    if (key.size() > 6 && key[0] == 'o' && std::memcmp(key.data(), "odata.", 6) == 0) {
+      if (s_.etag && name_is(key, "odata.etag")) {
+        std::string_view tag;
+        if (string_value(field.value(), tag)) return bad_json("odata.etag is not a string");
+        overwrite(value_access::text(*s_.etag(out)), tag);
+      }
+      return std::nullopt;
+    }
+    const bool pk = name_is(key, "PartitionKey");
+    if (pk || name_is(key, "RowKey")) {
+      std::string_view sv;
+      if (string_value(field.value(), sv)) return bad_json(std::string(key) + " is not a string");
+      overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
+      return std::nullopt;
+    }
+    // Not mapped (Timestamp, or a property the struct does not name): npos.
+    idx = find(key, in_place ? words_at(key.data(), key.size()) : words_of(key), true);
+    return std::nullopt;
+  }
+
+  /// Whether the key whose text starts at `p` (in the padded document, just
+  /// past its opening quote) is the next mapped name, for names of up to 16
+  /// bytes: its bytes under the name's masks, then the closing quote right
+  /// after. A name holds no quote and no backslash, so a match means the key
+  /// is exactly the name, with no escape; no scan for the key's end is needed.
+  /// Everything read lies within 17 bytes of `p`, inside the padding.
+  bool next_name_at(const char* p) const noexcept {
+    if (hint_ >= s_.size) return false;
+    const name_words& m = words_[hint_];
+    return m.n <= 16 && (load8(p) & m.m1) == m.w1 && (load8(p + 8) & m.m2) == m.w2 && p[m.n] == '"';
   }
   /// Whether `key` (read in place: 16 bytes readable) is the next mapped name
   /// in order: its length, then its first 16 bytes under the name's masks.
@@ -421,6 +451,16 @@ class typed_reader {
 #endif
   bool read_field(std::size_t idx, od::value& v, void* out, failed_read& r) {
     const field_info& f = s_.fields[idx];
+    if (f.kind == field_kind::string) {
+      // The common case first, without asking the value's type: a string
+      // member and a string value with no escape.
+      std::string_view text;
+      if (plain_string(v, text)) {
+        overwrite(*static_cast<std::string*>(f.target(out)), text);
+        state_[idx] = done;
+        return true;
+      }
+    }
     od::json_type& jt = r.jt;
     if (v.type().get(jt)) return r.w = why::bad_value, false;
     if (jt == od::json_type::null) {
