@@ -537,6 +537,37 @@ TEST_CASE("fast paths: the next mapped name matched on the document's bytes, and
   }
 }
 
+TEST_CASE("fast paths: the next mapped name's annotation matched on the document's bytes") {
+  const auto& schema = az::detail::schema_of<name_item>();
+  simdjson::ondemand::parser parser;
+  auto decode = [&](std::string body, std::vector<name_item>& out) {
+    std::size_t total = 0, delivered = 0;
+    return az::detail::decode_page(body, parser, &schema, true, &out, 0, 100, total, delivered);
+  };
+  const std::string head = "{\"value\":[{\"PartitionKey\":\"p\",\"RowKey\":\"1\",";
+  const std::string tail = "\"A\":1,\"EightChr\":\"e\",\"SixteenCharsLong\":\"s\",\"SeventeenCharsLng\":\"t\"}]}";
+  std::vector<name_item> out;
+  // Annotations of the next name and near misses of one (not annotations).
+  auto ok = decode(head + "\"A@odata.typeX\":\"Edm.Int64\",\"A@odata.typ\":\"Edm.Int64\",\"A@odata.type\":\"Edm.Int32\"," +
+                       "\"A\":1,\"EightChr@odata.type\":\"Edm.String\",\"EightChr\":\"e\"," +
+                       "\"SixteenCharsLong@odata.type\":\"Edm.String\",\"SixteenCharsLong\":\"s\"," +
+                       "\"SeventeenCharsLng@odata.type\":\"Edm.String\",\"SeventeenCharsLng\":\"t\"}]}",
+                   out);
+  INFO((ok ? ok->message : std::string("ok")));
+  REQUIRE_FALSE(ok);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].a == 1);
+  CHECK(out[0].seventeen == "t");
+  // A wrong type, and an annotation that is not a string, name the property.
+  auto wrong = decode(head + "\"EightChr@odata.type\":\"Edm.Int64\"," + tail, out);
+  REQUIRE(wrong);
+  CHECK(wrong->message.find("'EightChr'") != std::string::npos);
+  CHECK(wrong->message.find("Edm.Int64") != std::string::npos);
+  auto not_string = decode(head + "\"A\":1,\"EightChr@odata.type\":5," + tail, out);
+  REQUIRE(not_string);
+  CHECK(not_string->message.find("annotation 'EightChr@odata.type' is not a string") != std::string::npos);
+}
+
 TEST_CASE("fast paths: guid parsing and Edm type names agree with the rules") {
   std::mt19937_64 rng(5);
   static const char chars[] = "0123456789abcdefABCDEF-gG {}";

@@ -221,8 +221,18 @@ class typed_reader {
       // any other key goes to other_key(). One call site for read_field: it
       // is inlined, and inlined twice it made the loop spill and stall.
       std::size_t idx;
-      if (next_name_at(reinterpret_cast<const char*>(field.key().raw()))) {
+      const char* key_text = reinterpret_cast<const char*>(field.key().raw());
+      if (next_name_at(key_text)) {
         idx = hint_++;
+      } else if (const bool pk = at(key_text, pk_words_); pk || at(key_text, rk_words_)) {
+        // PartitionKey and RowKey, recognised the same way.
+        std::string_view sv;
+        if (string_value(field.value(), sv)) return bad_json(std::string(pk ? "PartitionKey" : "RowKey") + " is not a string");
+        overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
+        continue;
+      } else if (minimal_ && next_annotation_at(key_text)) {
+        if (auto e = annotation(hint_, field.value())) return e;
+        continue;
       } else {
         if (auto e = other_key(field, out, idx)) return e;
         if (idx == npos) continue;
@@ -276,6 +286,30 @@ class typed_reader {
     k.w2 = b & k.m2;
     return k;
   }
+  /// An "@odata.type" annotation of mapped member `i`: checked against the
+  /// member's type; it confirms a value read before it.
+  std::optional<error> annotation(std::size_t i, od::value& v) {
+    std::string_view tn;
+    if (string_value(v, tn))
+      return bad_json("annotation '" + std::string(s_.fields[i].name) + "@odata.type' is not a string");
+    auto t = edm_from_name(tn);
+    if (!t) return bad_json("property '" + std::string(s_.fields[i].name) + "': unknown type " + std::string(tn.substr(0, 32)));
+    if (!fits(s_.fields[i].kind, *t)) return type_mismatch(s_.fields[i], *t);
+    if (state_[i] == 0) pending_[i] = static_cast<std::uint8_t>(static_cast<int>(*t) + 1);
+    else if (state_[i] == needs_annotation) state_[i] = done;
+    return std::nullopt;
+  }
+
+  /// Whether the key text at `p` is the annotation of the next mapped name
+  /// (of up to 16 bytes): "<name>@odata.type" (the service writes it just
+  /// before its property). Reads stay within 29 bytes of `p`, in the padding.
+  bool next_annotation_at(const char* p) const noexcept {
+    if (hint_ >= s_.size) return false;
+    const name_words& m = words_[hint_];
+    return m.n <= 16 && (load8(p) & m.m1) == m.w1 && (load8(p + 8) & m.m2) == m.w2 &&
+           std::memcmp(p + m.n, "@odata.type\"", 12) == 0;
+  }
+
   /// A key that is not the next mapped name of up to 16 bytes: annotations,
   /// odata names, PartitionKey/RowKey (read here), a mapped name out of order
   /// or longer than 16 bytes (`idx` set), or an unmapped one (`idx` = npos).
@@ -303,14 +337,7 @@ class typed_reader {
       const std::string_view name = key.substr(0, key.size() - suffix_len);
       const std::size_t i = find(name, in_place ? words_at(name.data(), name.size()) : words_of(name), false);
       if (i == npos) return std::nullopt;
-      std::string_view tn;
-      if (string_value(field.value(), tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
-      auto t = edm_from_name(tn);
-      if (!t) return bad_json("property '" + std::string(s_.fields[i].name) + "': unknown type " + std::string(tn.substr(0, 32)));
-      if (!fits(s_.fields[i].kind, *t)) return type_mismatch(s_.fields[i], *t);
-      if (state_[i] == 0) pending_[i] = static_cast<std::uint8_t>(static_cast<int>(*t) + 1);
-      else if (state_[i] == needs_annotation) state_[i] = done;
-      return std::nullopt;
+      return annotation(i, field.value());
     }
     if (key.size() > 6 && key[0] == 'o' && std::memcmp(key.data(), "odata.", 6) == 0) {
       if (s_.etag && name_is(key, "odata.etag")) {
@@ -327,7 +354,8 @@ class typed_reader {
       overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
       return std::nullopt;
     }
-    // Not mapped (Timestamp, or a property the struct does not name): npos.
+    if (name_is(key, "Timestamp")) return std::nullopt;  // in every entity, never mapped
+    // Not mapped (a property the struct does not name): npos.
     idx = find(key, in_place ? words_at(key.data(), key.size()) : words_of(key), true);
     return std::nullopt;
   }
@@ -338,9 +366,9 @@ class typed_reader {
   /// after. A name holds no quote and no backslash, so a match means the key
   /// is exactly the name, with no escape; no scan for the key's end is needed.
   /// Everything read lies within 17 bytes of `p`, inside the padding.
-  bool next_name_at(const char* p) const noexcept {
-    if (hint_ >= s_.size) return false;
-    const name_words& m = words_[hint_];
+  bool next_name_at(const char* p) const noexcept { return hint_ < s_.size && at(p, words_[hint_]); }
+  /// Whether the key text at `p` is the name `m` (of up to 16 bytes) followed by its closing quote.
+  static bool at(const char* p, const name_words& m) noexcept {
     return m.n <= 16 && (load8(p) & m.m1) == m.w1 && (load8(p + 8) & m.m2) == m.w2 && p[m.n] == '"';
   }
   /// Whether `key` (read in place: 16 bytes readable) is the next mapped name
@@ -557,6 +585,8 @@ class typed_reader {
   std::vector<std::uint8_t> state_;
   std::vector<std::uint8_t> pending_;
   std::vector<name_words> words_;
+  const name_words pk_words_ = words_of("PartitionKey");
+  const name_words rk_words_ = words_of("RowKey");
   std::size_t hint_ = 0;
 };
 
