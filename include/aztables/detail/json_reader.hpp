@@ -129,9 +129,9 @@ inline std::optional<error> convert_string(std::string_view name, std::string_vi
       return std::nullopt;
     }
     case edm::datetime: {
-      auto t = parse_iso8601(s);
-      if (!t) return fail("Edm.DateTime value is not an ISO 8601 UTC time");
-      out = value(*t);
+      datetime t;
+      if (!parse_iso8601_to(s, t)) return fail("Edm.DateTime value is not an ISO 8601 UTC time");
+      out = value(t);
       return std::nullopt;
     }
     case edm::guid: {
@@ -417,7 +417,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
       if (jt != od::json_type::string || string_value(v, s)) return bad_json(std::string(key) + " is not a string");
       if (system == 1) overwrite(e.partition_key, s);
       else if (system == 2) overwrite(e.row_key, s);
-      else if (auto t = parse_iso8601(s)) e.timestamp = *t;
+      else if (datetime t; parse_iso8601_to(s, t)) e.timestamp = t;
       continue;
     }
     std::optional<edm> annotated;

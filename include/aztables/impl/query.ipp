@@ -563,9 +563,7 @@ class typed_reader {
         if (jt != od::json_type::string) return r.w = why::wrong_type, false;
         if (string_value(v, sv)) return r.w = why::bad_string, false;
         if (f.kind == field_kind::datetime) {
-          auto t = parse_iso8601(sv);
-          if (!t) return r.w = why::datetime_text, false;
-          *static_cast<datetime*>(f.target(out)) = *t;
+          if (!parse_iso8601_to(sv, *static_cast<datetime*>(f.target(out)))) return r.w = why::datetime_text, false;
         } else if (f.kind == field_kind::guid) {
           if (!value_access::parse_guid(sv, *static_cast<guid*>(f.target(out)))) return r.w = why::guid_text, false;
         } else if (!base64_decode_to(sv, *static_cast<binary*>(f.target(out)))) {
