@@ -5,6 +5,7 @@
 #pragma once
 
 #include <aztables/config.hpp>
+#include <aztables/detail/bytes.hpp>
 
 #include <array>
 #include <chrono>
@@ -80,36 +81,14 @@ class guid {
     if (s.size() != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') return false;
     const char* p = s.data();
     std::uint32_t b0, b1, b2, b3;
-    if (!hex8(word(p, 8), b0) || !hex8(word(p + 9, 4) | word(p + 14, 4) << 32, b1) ||
-        !hex8(word(p + 19, 4) | word(p + 24, 4) << 32, b2) || !hex8(word(p + 28, 8), b3))
+    using detail::load4;
+    using detail::load8;
+    if (!hex8(load8(p), b0) || !hex8(load4(p + 9) | std::uint64_t(load4(p + 14)) << 32, b1) ||
+        !hex8(load4(p + 19) | std::uint64_t(load4(p + 24)) << 32, b2) || !hex8(load8(p + 28), b3))
       return false;
-    store8(g.bytes_.data(), b0 | std::uint64_t(b1) << 32);
-    store8(g.bytes_.data() + 8, b2 | std::uint64_t(b3) << 32);
+    detail::store8(g.bytes_.data(), b0 | std::uint64_t(b1) << 32);
+    detail::store8(g.bytes_.data() + 8, b2 | std::uint64_t(b3) << 32);
     return true;
-  }
-  /// `n` (4 or 8) bytes at `p` as a little-endian word.
-  static std::uint64_t word(const char* p, std::size_t n) noexcept {
-    std::uint64_t w = 0;
-    if (n == 8) {
-      std::memcpy(&w, p, 8);
-    } else {
-      std::uint32_t h;
-      std::memcpy(&h, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-      h = __builtin_bswap32(h);
-#endif
-      return h;
-    }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-  }
-  static void store8(std::uint8_t* p, std::uint64_t w) noexcept {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    std::memcpy(p, &w, 8);
   }
   /// Eight hex digits (the first in the low byte of `x`) to four bytes (the
   /// first in the low byte of `out`); false if any is not a hex digit.

@@ -3,6 +3,7 @@
 // formatting. Std-only.
 #pragma once
 
+#include <aztables/detail/bytes.hpp>
 #include <aztables/entity.hpp>
 #include <aztables/detail/per_thread.hpp>
 
@@ -258,16 +259,6 @@ inline std::string format_iso8601(datetime t) {
   std::string s;
   format_iso8601_to(s, t);
   return s;
-}
-
-/// The 8 bytes at `p` as a little-endian word.
-inline std::uint64_t load8(const char* p) noexcept {
-  std::uint64_t w;
-  std::memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  w = __builtin_bswap64(w);
-#endif
-  return w;
 }
 
 /// Checks a word of 8 text bytes: the bytes selected by `digit_mask` (0xff

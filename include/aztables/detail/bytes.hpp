@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// Little-endian word loads and stores for the SWAR parsers (GUID, ISO 8601,
+// base64, name matching). Kept apart so the light model header (entity.hpp)
+// can use them without the codecs.
+#pragma once
+
+#include <aztables/config.hpp>
+
+#include <cstdint>
+#include <cstring>
+
+AZTABLES_NAMESPACE_BEGIN
+namespace detail {
+
+/// The sizeof(W) bytes at `p` as a little-endian word.
+template <class W>
+inline W load_le(const char* p) noexcept {
+  W w;
+  std::memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  if constexpr (sizeof w == 8) w = __builtin_bswap64(w);
+  else w = __builtin_bswap32(w);
+#endif
+  return w;
+}
+inline std::uint64_t load8(const char* p) noexcept { return load_le<std::uint64_t>(p); }
+inline std::uint32_t load4(const char* p) noexcept { return load_le<std::uint32_t>(p); }
+
+/// Stores `w` at `p` as 8 little-endian bytes.
+inline void store8(void* p, std::uint64_t w) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  std::memcpy(p, &w, 8);
+}
+
+}  // namespace detail
+AZTABLES_NAMESPACE_END
