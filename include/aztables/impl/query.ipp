@@ -226,9 +226,7 @@ class typed_reader {
         idx = hint_++;
       } else if (const bool pk = at(key_text, pk_words_); pk || at(key_text, rk_words_)) {
         // PartitionKey and RowKey, recognised the same way.
-        std::string_view sv;
-        if (string_value(field.value(), sv)) return bad_json(std::string(pk ? "PartitionKey" : "RowKey") + " is not a string");
-        overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
+        if (auto e = read_key(pk, field.value(), out)) return e;
         continue;
       } else if (minimal_ && next_annotation_at(key_text)) {
         if (auto e = annotation(hint_, field.value())) return e;
@@ -286,6 +284,14 @@ class typed_reader {
     k.w2 = b & k.m2;
     return k;
   }
+  /// PartitionKey (`pk`) or RowKey: a string, read into its member.
+  std::optional<error> read_key(bool pk, od::value& v, void* out) {
+    std::string_view sv;
+    if (string_value(v, sv)) return bad_json(std::string(pk ? "PartitionKey" : "RowKey") + " is not a string");
+    overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
+    return std::nullopt;
+  }
+
   /// An "@odata.type" annotation of mapped member `i`: checked against the
   /// member's type; it confirms a value read before it.
   std::optional<error> annotation(std::size_t i, od::value& v) {
@@ -304,10 +310,7 @@ class typed_reader {
   /// (of up to 16 bytes): "<name>@odata.type" (the service writes it just
   /// before its property). Reads stay within 29 bytes of `p`, in the padding.
   bool next_annotation_at(const char* p) const noexcept {
-    if (hint_ >= s_.size) return false;
-    const name_words& m = words_[hint_];
-    return m.n <= 16 && (load8(p) & m.m1) == m.w1 && (load8(p + 8) & m.m2) == m.w2 &&
-           std::memcmp(p + m.n, "@odata.type\"", 12) == 0;
+    return hint_ < s_.size && starts_with(p, words_[hint_]) && std::memcmp(p + words_[hint_].n, "@odata.type\"", 12) == 0;
   }
 
   /// A key that is not the next mapped name of up to 16 bytes: annotations,
@@ -325,17 +328,14 @@ class typed_reader {
     std::string_view key;
     if (field_key(field, key)) return bad_json("bad property name");
     const bool in_place = key.data() == key_start;
-    // Mapped names are property names, which never match the fixed names
-    // below (reserved and odata names are refused at compile time).
-    if (in_place && hint_matches(key)) {
-      idx = hint_++;
-      return std::nullopt;
-    }
+    // Words of a name in the key: loaded in place when the key is in the
+    // padded document, from a copy when it was unescaped.
+    auto words = [in_place](std::string_view n) { return in_place ? words_at(n.data(), n.size()) : words_of(n); };
     constexpr std::size_t suffix_len = 11;  // "@odata.type"
     if (key.size() > suffix_len && key.back() == 'e' &&
         std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
       const std::string_view name = key.substr(0, key.size() - suffix_len);
-      const std::size_t i = find(name, in_place ? words_at(name.data(), name.size()) : words_of(name), false);
+      const std::size_t i = find(name, words(name), false);
       if (i == npos) return std::nullopt;
       return annotation(i, field.value());
     }
@@ -348,15 +348,10 @@ class typed_reader {
       return std::nullopt;
     }
     const bool pk = name_is(key, "PartitionKey");
-    if (pk || name_is(key, "RowKey")) {
-      std::string_view sv;
-      if (string_value(field.value(), sv)) return bad_json(std::string(key) + " is not a string");
-      overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
-      return std::nullopt;
-    }
+    if (pk || name_is(key, "RowKey")) return read_key(pk, field.value(), out);
     if (name_is(key, "Timestamp")) return std::nullopt;  // in every entity, never mapped
     // Not mapped (a property the struct does not name): npos.
-    idx = find(key, in_place ? words_at(key.data(), key.size()) : words_of(key), true);
+    idx = find(key, words(key), true);
     return std::nullopt;
   }
 
@@ -368,16 +363,11 @@ class typed_reader {
   /// Everything read lies within 17 bytes of `p`, inside the padding.
   bool next_name_at(const char* p) const noexcept { return hint_ < s_.size && at(p, words_[hint_]); }
   /// Whether the key text at `p` is the name `m` (of up to 16 bytes) followed by its closing quote.
-  static bool at(const char* p, const name_words& m) noexcept {
-    return m.n <= 16 && (load8(p) & m.m1) == m.w1 && (load8(p + 8) & m.m2) == m.w2 && p[m.n] == '"';
-  }
-  /// Whether `key` (read in place: 16 bytes readable) is the next mapped name
-  /// in order: its length, then its first 16 bytes under the name's masks.
-  bool hint_matches(std::string_view key) const noexcept {
-    if (hint_ >= s_.size) return false;
-    const name_words& m = words_[hint_];
-    return key.size() == m.n && (load8(key.data()) & m.m1) == m.w1 && (load8(key.data() + 8) & m.m2) == m.w2 &&
-           (m.n <= 16 || std::memcmp(key.data() + 16, s_.fields[hint_].name.data() + 16, m.n - 16) == 0);
+  static bool at(const char* p, const name_words& m) noexcept { return starts_with(p, m) && p[m.n] == '"'; }
+  /// Whether the text at `p` (16 bytes readable) begins with the name `m` of
+  /// up to 16 bytes: its two words under the name's masks.
+  static bool starts_with(const char* p, const name_words& m) noexcept {
+    return m.n <= 16 && (load8(p) & m.m1) == m.w1 && (load8(p + 8) & m.m2) == m.w2;
   }
   bool matches(std::size_t i, std::string_view name, const name_words& k) const noexcept {
     return words_[i] == k && (k.n <= 16 || std::memcmp(s_.fields[i].name.data(), name.data(), name.size()) == 0);
