@@ -733,7 +733,7 @@ void* vector_access<T>::element(void* vec, std::size_t i) {
 template <class T>
 void vector_access<T>::truncate(void* vec, std::size_t n) {
   auto& v = *static_cast<std::vector<T>*>(vec);
-  while (v.size() > n) v.pop_back();
+  if (v.size() > n) v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
 }
 }  // namespace detail
 

@@ -132,12 +132,10 @@ inline bool base64_decode_to(std::string_view s, binary& out) {
     const std::uint32_t v1 = g4[0][in[0]] | g4[1][in[1]] | g4[2][in[2]] | g4[3][in[3]];
     const std::uint32_t v2 = g4[0][in[4]] | g4[1][in[5]] | g4[2][in[6]] | g4[3][in[7]];
     bad |= v1 | v2;
-    // The six bytes as a big-endian 48-bit number, moved to the top.
-    std::uint64_t w = ((static_cast<std::uint64_t>(v1 & 0xFFFFFFu) << 24) | (v2 & 0xFFFFFFu)) << 16;
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    std::memcpy(o, &w, 8);
+    // The six bytes as a big-endian 48-bit number at the top of the word:
+    // byte-swapped, it is the little-endian word store8 writes.
+    const std::uint64_t w = ((static_cast<std::uint64_t>(v1 & 0xFFFFFFu) << 24) | (v2 & 0xFFFFFFu)) << 16;
+    store8(o, __builtin_bswap64(w));
   }
   for (; g < full; ++g, in += 4, o += 3) {
     const std::uint32_t v = g4[0][in[0]] | g4[1][in[1]] | g4[2][in[2]] | g4[3][in[3]];

@@ -160,22 +160,36 @@ inline bool has_fraction_or_exponent(std::string_view tok) noexcept {
   return false;
 }
 
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+inline error number_error(std::string_view name, const std::string& what) {
+  return bad_json("property '" + std::string(name) + "': " + what);
+}
+
 /// Converts a JSON number token to a value. A literal with '.', 'e' or 'E' is
 /// a Double (so 2.0 stays Double); an integer in Int32 range is Int32, else
 /// Int64, else (beyond Int64, unannotated) a Double. An annotation decides
-/// the type when present.
+/// the type when present. With the token's simdjson value at hand (`v`), a
+/// Double is read by simdjson (correctly rounded, as from_chars, and faster);
+/// a token kept for later (no `v`) goes through from_chars.
 inline std::optional<error> number_from_token(std::string_view name, std::string_view tok, std::optional<edm> annotated,
-                                              value& out) {
-  auto fail = [&](const std::string& what) { return bad_json("property '" + std::string(name) + "': " + what); };
+                                              value& out, od::value* v = nullptr) {
+  // (Messages are built out of line: inline, they gave this hot function a
+  // large frame.)
+  auto fail = [name](const char* what) { return number_error(name, what); };
   if (annotated && *annotated != edm::double_ && *annotated != edm::int32 && *annotated != edm::int64)
-    return fail(std::string("a JSON number where ") + edm_name(*annotated) + " was annotated");
+    return number_error(name, std::string("a JSON number where ") + edm_name(*annotated) + " was annotated");
   const char* first = tok.data();
   const char* last = tok.data() + tok.size();
   const bool is_float = has_fraction_or_exponent(tok);
   auto as_double = [&]() -> std::optional<error> {
     double d = 0;
-    auto r = std::from_chars(first, last, d);
-    if (r.ec != std::errc() || r.ptr != last) return fail("bad Double");
+    if (v) {
+      if (v->get_double().get(d)) return fail("bad Double");
+    } else if (auto r = std::from_chars(first, last, d); r.ec != std::errc() || r.ptr != last) {
+      return fail("bad Double");
+    }
     out = value(d);
     return std::nullopt;
   };
@@ -334,7 +348,7 @@ inline std::optional<error> read_entity(od::object obj, entity& e) {
   std::size_t n = 0;
   auto err = read_entity_into(obj, e, n);
   auto& props = entity_access::properties(e);
-  while (props.size() > n) props.pop_back();
+  props.erase(props.begin() + static_cast<std::ptrdiff_t>(n), props.end());  // n <= size: slots are appended
   return err;
 }
 
@@ -347,8 +361,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
     property& p = props[n++];
     // Entities of one page mostly repeat their names in order: an equal name
     // is left as it is (comparing costs less than assigning).
-    if (p.name.size() != name.size() || std::memcmp(p.name.data(), name.data(), name.size()) != 0)
-      overwrite(p.name, name);
+    if (p.name != name) overwrite(p.name, name);
     return p.value;
   };
   e.partition_key.clear();
@@ -422,8 +435,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
     }
     std::optional<edm> annotated;
     for (auto& note : notes)
-      if (note.name.size() == key.size() && std::memcmp(note.name.data(), key.data(), key.size()) == 0)
-        annotated = note.type;
+      if (note.name == key) annotated = note.type;
     switch (jt) {
       case od::json_type::string: {
         std::string_view s;
@@ -438,14 +450,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
       }
       case od::json_type::number: {
         std::string_view tok = number_token(v);
-        if (annotated == edm::double_ || (!annotated && has_fraction_or_exponent(tok))) {
-          // A Double: simdjson's reader (correctly rounded, as from_chars, and faster).
-          double d = 0;
-          if (v.get_double().get(d)) return bad_json("property '" + std::string(key) + "': bad Double");
-          slot(key) = value(d);
-        } else if (auto err = number_from_token(key, tok, annotated, slot(key))) {
-          return err;
-        }
+        if (auto err = number_from_token(key, tok, annotated, slot(key), &v)) return err;
         if (!annotated) {
           auto& w = waiting.emplace_back();
           w.index = n - 1;
