@@ -18,10 +18,11 @@
 #include "rows.hpp"
 #include "workload.hpp"
 
+#include <shell.hpp>
+
 #include <aztables/aztables.hpp>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -39,22 +40,9 @@
 namespace bench {
 namespace {
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using aztables_test::run_command;
+using aztables_test::shell_quote;
 
-/// Runs `cmd` through the shell: its exit status and its output (stdout and stderr).
-std::pair<int, std::string> run(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  return {::pclose(p), out};
-}
 
 /// The JS SDK side of rows 6b/6c, or why it cannot run.
 struct js_side {
@@ -64,11 +52,11 @@ struct js_side {
 
   explicit js_side(const std::vector<aztables::entity>& entities) {
     const std::string modules = std::string(AZTABLES_BENCH_SOURCE_DIR) + "/../node_modules/@azure/data-tables";
-    if (run("node --version").first != 0) {
+    if (run_command("node --version").first != 0) {
       unavailable = "node is not installed (tests/deps.sh installs it)";
       return;
     }
-    if (run("test -d " + shell_quote(modules)).first != 0) {
+    if (run_command("test -d " + shell_quote(modules)).first != 0) {
       unavailable = "tests/node_modules/@azure/data-tables is missing (tests/deps.sh installs it)";
       return;
     }
@@ -90,7 +78,7 @@ struct js_side {
 
   /// Seconds the JS SDK took to write the first `count` entities ("bulk" or "single") into `table`.
   double seconds(const char* how, const std::string& table, std::size_t count) const {
-    auto [status, out] = run("node " + shell_quote(script) + " " + how + " " + shell_quote(table) + " " +
+    auto [status, out] = run_command("node " + shell_quote(script) + " " + how + " " + shell_quote(table) + " " +
                              shell_quote(entity_file) + " " + std::to_string(count));
     if (status != 0) throw std::runtime_error(std::string("row 6b/6c: the JS SDK's ") + how + " write failed:\n" + out);
     return std::strtod(out.c_str(), nullptr);

@@ -3,16 +3,17 @@
 // tests/js/crosscheck.mjs reads and checks, and reads back the entity the
 // script writes. Skipped (exit 77) only when node is not installed.
 #include <catch2/catch.hpp>
+#include <shell.hpp>
 #include <test_support.hpp>
 
-#include <array>
 #include <cmath>
 #include <cstdio>
-#include <sys/wait.h>
 #include <limits>
 #include <string>
 
 namespace az = aztables;
+using aztables_test::run_command;
+using aztables_test::shell_quote;
 
 namespace {
 
@@ -21,24 +22,6 @@ std::string tests_dir() {
   std::string f = __FILE__;
   for (int i = 0; i < 2; ++i) f = f.substr(0, f.find_last_of('/'));
   return f;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/// Runs a command; returns (exit status, stdout+stderr).
-std::pair<int, std::string> run(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int st = ::pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
 }
 
 az::datetime at(std::int64_t unix_seconds, std::int64_t extra_ticks = 0) {
@@ -50,11 +33,11 @@ az::datetime at(std::int64_t unix_seconds, std::int64_t extra_ticks = 0) {
 TEST_CASE("Azurite: wire types agree with the official JS SDK", "[core][crosscheck]") {
   const std::string cs = aztables_test::azurite_connection_string();  // exits 77 without Azurite
   const std::string tests = tests_dir();
-  if (run("node --version").first != 0) {
+  if (run_command("node --version").first != 0) {
     std::fprintf(stderr, "SKIPPED: node is not installed\n");
     std::exit(77);
   }
-  REQUIRE(run("test -d " + shell_quote(tests + "/node_modules/@azure/data-tables")).first == 0);
+  REQUIRE(run_command("test -d " + shell_quote(tests + "/node_modules/@azure/data-tables")).first == 0);
 
   aztables_test::scoped_table table(aztables_test::azurite_service(), "cross");
   auto tc = table.client();
@@ -80,7 +63,7 @@ TEST_CASE("Azurite: wire types agree with the official JS SDK", "[core][crossche
 
   const std::string cmd = "cd " + shell_quote(tests) + " && AZTABLES_TEST_CONNECTION_STRING=" + shell_quote(cs) +
                           " node js/crosscheck.mjs " + shell_quote(table.name());
-  auto [status, output] = run(cmd);
+  auto [status, output] = run_command(cmd);
   INFO(output);
   REQUIRE(status == 0);
   CHECK_THAT(output, Catch::Contains("all checks passed"));
