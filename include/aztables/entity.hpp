@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: MIT
 /// \file entity.hpp
-/// The dynamic entity and the eight Edm value types. Needs only std headers,
-/// so model code that includes it stays cheap to compile.
+/// The dynamic entity (`entity`, `value`, `property`, `entity_key`), and the
+/// conversions between it and a mapped struct (`to_entity`, `from_entity`).
 #pragma once
 
 #include <aztables/config.hpp>
-#include <aztables/detail/bytes.hpp>
+#include <aztables/edm.hpp>
+#include <aztables/error.hpp>
+#include <aztables/mapping.hpp>
 
-#include <array>
-#include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <optional>
-#include <ratio>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -22,137 +20,10 @@
 
 AZTABLES_NAMESPACE_BEGIN
 
-/// Edm.Binary: raw bytes (at most 64 KiB per property).
-using binary = std::vector<std::uint8_t>;
-
-/// 100-nanosecond ticks: the service's DateTime precision.
-using ticks = std::chrono::duration<std::int64_t, std::ratio<1, 10000000>>;
-
-/// Edm.DateTime: a UTC time point with 100 ns precision.
-using datetime = std::chrono::time_point<std::chrono::system_clock, ticks>;
-
 namespace detail {
 struct value_access;
-}  // namespace detail
-
-/// Edm.Guid: 16 bytes, written in the canonical lowercase 8-4-4-4-12 form.
-class guid {
- public:
-  /// The nil GUID (all zero).
-  guid() = default;
-  /// A GUID from its 16 bytes, in the order of its canonical text form.
-  explicit guid(const std::array<std::uint8_t, 16>& bytes) : bytes_(bytes) {}
-
-  /// Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (either case, optional
-  /// braces). Returns nullopt for anything else.
-  static std::optional<guid> parse(std::string_view s) {
-    guid g;
-    if (!parse_to(s, g)) return std::nullopt;
-    return g;
-  }
-  /// The canonical lowercase form.
-  std::string to_string() const {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string s;
-    s.reserve(36);
-    for (std::size_t i = 0; i < 16; ++i) {
-      if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
-      s += digits[bytes_[i] >> 4];
-      s += digits[bytes_[i] & 15];
-    }
-    return s;
-  }
-
-  /// The 16 bytes, in the order of the canonical text form.
-  const std::array<std::uint8_t, 16>& bytes() const noexcept { return bytes_; }
-  friend bool operator==(const guid& a, const guid& b) noexcept { return a.bytes_ == b.bytes_; }
-  friend bool operator!=(const guid& a, const guid& b) noexcept { return !(a == b); }
-  friend bool operator<(const guid& a, const guid& b) noexcept { return a.bytes_ < b.bytes_; }
-
- private:
-  friend struct detail::value_access;
-
-  /// Parses into `g` (left unchanged on failure). The 32 digits are read as
-  /// four words of 8 (SWAR: checked and converted 8 at a time) and the bytes
-  /// stored as two words: byte-wise stores read back as one 16-byte copy
-  /// stalled store forwarding, in profiles.
-  static bool parse_to(std::string_view s, guid& g) noexcept {
-    if (s.size() == 38 && s.front() == '{' && s.back() == '}') s = s.substr(1, 36);
-    if (s.size() != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') return false;
-    const char* p = s.data();
-    std::uint32_t b0, b1, b2, b3;
-    using detail::load4;
-    using detail::load8;
-    if (!hex8(load8(p), b0) || !hex8(load4(p + 9) | std::uint64_t(load4(p + 14)) << 32, b1) ||
-        !hex8(load4(p + 19) | std::uint64_t(load4(p + 24)) << 32, b2) || !hex8(load8(p + 28), b3))
-      return false;
-    detail::store8(g.bytes_.data(), b0 | std::uint64_t(b1) << 32);
-    detail::store8(g.bytes_.data() + 8, b2 | std::uint64_t(b3) << 32);
-    return true;
-  }
-  /// Eight hex digits (the first in the low byte of `x`) to four bytes (the
-  /// first in the low byte of `out`); false if any is not a hex digit.
-  static bool hex8(std::uint64_t x, std::uint32_t& out) noexcept {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
-    if (x & high) return false;                                          // not ASCII
-    const std::uint64_t digit = (x + ones * 0x50) & ~(x + ones * 0x46) & high;  // '0'..'9'
-    const std::uint64_t l = x | ones * 0x20;                             // letters lowered
-    const std::uint64_t alpha = (l + ones * 0x1F) & ~(l + ones * 0x19) & high;  // 'a'..'f'
-    if ((digit | alpha) != high) return false;
-    const std::uint64_t v = (x & ones * 0x0F) + (alpha >> 7) * 9;  // each byte's value
-    std::uint64_t t = ((v << 4) | (v >> 8)) & 0x00FF00FF00FF00FFULL;  // pairs into bytes 0, 2, 4, 6
-    t = (t | (t >> 8)) & 0x0000FFFF0000FFFFULL;
-    out = static_cast<std::uint32_t>(t | (t >> 16));
-    return true;
-  }
-  std::array<std::uint8_t, 16> bytes_{};
-};
-
-namespace detail {
 struct entity_access;
 }  // namespace detail
-
-/// An entity's ETag, for optimistic concurrency. Empty means "none known";
-/// `etag::any()` is `*` and matches any version.
-class etag {
- public:
-  /// No ETag ("none known").
-  etag() = default;
-  /// An ETag exactly as the service sent it (e.g. `W/"datetime'...'"`).
-  explicit etag(std::string value) : value_(std::move(value)) {}
-  /// `*`: matches whatever version is stored (an unconditional update/delete).
-  static etag any() { return etag("*"); }
-  /// True when no ETag is known.
-  bool empty() const noexcept { return value_.empty(); }
-  /// True for `etag::any()` (`*`).
-  bool is_any() const noexcept { return value_ == "*"; }
-  /// The ETag exactly as the service sent it.
-  const std::string& str() const noexcept { return value_; }
-  friend bool operator==(const etag& a, const etag& b) noexcept { return a.value_ == b.value_; }
-  friend bool operator!=(const etag& a, const etag& b) noexcept { return !(a == b); }
-
- private:
-  friend struct detail::value_access;
-  std::string value_;
-};
-
-/// The eight property types of the Table service.
-enum class edm { string, binary, boolean, datetime, double_, guid, int32, int64 };
-
-/// The OData name of an Edm type, e.g. "Edm.Int64".
-inline const char* edm_name(edm t) noexcept {
-  switch (t) {
-    case edm::string: return "Edm.String";
-    case edm::binary: return "Edm.Binary";
-    case edm::boolean: return "Edm.Boolean";
-    case edm::datetime: return "Edm.DateTime";
-    case edm::double_: return "Edm.Double";
-    case edm::guid: return "Edm.Guid";
-    case edm::int32: return "Edm.Int32";
-    case edm::int64: return "Edm.Int64";
-  }
-  return "Edm.Unknown";
-}
 
 /// One typed property value. Construction picks the Edm type from the C++
 /// type: `std::string`/`const char*` -> String, `bool` -> Boolean,
@@ -355,10 +226,6 @@ namespace detail {
 /// The readers' way to overwrite a value or an entity in place, reusing the
 /// storage of its strings (not part of the public API).
 struct value_access {
-  /// Parses a GUID straight into `g`; false (g unchanged) if `s` is not one.
-  static bool parse_guid(std::string_view s, guid& g) noexcept { return guid::parse_to(s, g); }
-  /// The text of an ETag, to assign in place.
-  static std::string& text(aztables::etag& t) noexcept { return t.value_; }
   /// The string alternative of `v`, made the current one if it is not.
   static std::string& string_slot(value& v) {
     if (v.v_.index() != 0) v.v_.emplace<0>();
@@ -374,5 +241,129 @@ struct entity_access {
   static std::vector<property>& properties(entity& e) noexcept { return e.props_; }
 };
 }  // namespace detail
+
+// ---- conversions between a mapped struct and a dynamic entity -------------
+
+namespace detail {
+
+/// Writes a dynamic value into the member described by `f`.
+inline std::optional<error> assign_value(const field_info& f, const value& v, void* obj) {
+  if (!fits(f.kind, v.type())) return type_mismatch(f, v.type());
+  void* t = f.target(obj);
+  switch (f.kind) {
+    case field_kind::string: *static_cast<std::string*>(t) = *v.as_string(); break;
+    case field_kind::boolean: *static_cast<bool*>(t) = *v.as_bool(); break;
+    case field_kind::int32: *static_cast<std::int32_t*>(t) = *v.as_int32(); break;
+    case field_kind::int64:
+      *static_cast<std::int64_t*>(t) = v.as_int64() ? *v.as_int64() : static_cast<std::int64_t>(*v.as_int32());
+      break;
+    case field_kind::double_:
+      *static_cast<double*>(t) = v.as_double() ? *v.as_double() : static_cast<double>(*v.as_int32());
+      break;
+    case field_kind::datetime: *static_cast<datetime*>(t) = *v.as_datetime(); break;
+    case field_kind::guid: *static_cast<guid*>(t) = *v.as_guid(); break;
+    case field_kind::binary: *static_cast<binary*>(t) = *v.as_binary(); break;
+    case field_kind::enum_string:
+      if (!f.enum_from_string(t, *v.as_string()))
+        return mapping_error(f.name, "'" + v.as_string()->substr(0, 64) + "' is not a name in enum_traits<E>::names");
+      break;
+    case field_kind::enum_int32:
+    case field_kind::enum_int64: {
+      const std::int64_t i = v.as_int64() ? *v.as_int64() : static_cast<std::int64_t>(*v.as_int32());
+      if (!f.enum_from_int(t, i))
+        return mapping_error(f.name, std::to_string(i) + " is out of the range of the enum's underlying type");
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Reads the member described by `f` as a dynamic value; nullopt (and no
+/// error) for an empty optional.
+inline result<std::optional<value>> member_value(const field_info& f, const void* obj) {
+  const void* s = f.source(obj);
+  if (!s) return std::optional<value>();
+  switch (f.kind) {
+    case field_kind::string: return std::optional<value>(value(*static_cast<const std::string*>(s)));
+    case field_kind::boolean: return std::optional<value>(value(*static_cast<const bool*>(s)));
+    case field_kind::int32: return std::optional<value>(value(*static_cast<const std::int32_t*>(s)));
+    case field_kind::int64: return std::optional<value>(value(*static_cast<const std::int64_t*>(s)));
+    case field_kind::double_: return std::optional<value>(value(*static_cast<const double*>(s)));
+    case field_kind::datetime: return std::optional<value>(value(*static_cast<const datetime*>(s)));
+    case field_kind::guid: return std::optional<value>(value(*static_cast<const guid*>(s)));
+    case field_kind::binary: return std::optional<value>(value(*static_cast<const binary*>(s)));
+    case field_kind::enum_string: {
+      const char* n = f.enum_to_string(s);
+      if (!n)
+        return error::invalid_argument("property '" + std::string(f.name) + "'",
+                                       "enum value " + std::to_string(f.enum_to_int(s)) +
+                                           " has no name in aztables::enum_traits<E>::names");
+      return std::optional<value>(value(n));
+    }
+    case field_kind::enum_int32:
+      return std::optional<value>(value(static_cast<std::int32_t>(f.enum_to_int(s))));
+    case field_kind::enum_int64: return std::optional<value>(value(f.enum_to_int(s)));
+  }
+  return std::optional<value>();
+}
+
+/// A mapped object as a dynamic entity (keys, ETag if mapped, properties;
+/// empty optionals omitted).
+inline result<entity> schema_to_entity(const entity_schema& s, const void* obj) {
+  void* o = const_cast<void*>(obj);  // the accessors only read here
+  entity e(*s.partition_key(o), *s.row_key(o));
+  if (s.etag) e.etag = *s.etag(o);
+  e.reserve(s.size);
+  for (std::size_t i = 0; i < s.size; ++i) {
+    auto v = member_value(s.fields[i], obj);
+    if (!v) return std::move(v).error();
+    if (*v) e.append_unchecked(std::string(s.fields[i].name), std::move(**v));
+  }
+  return e;
+}
+
+/// Fills a mapped object from a dynamic entity.
+inline std::optional<error> schema_from_entity(const entity_schema& s, const entity& e, void* obj) {
+  *s.partition_key(obj) = e.partition_key;
+  *s.row_key(obj) = e.row_key;
+  if (s.etag) *s.etag(obj) = e.etag;
+  for (std::size_t i = 0; i < s.size; ++i) {
+    const field_info& f = s.fields[i];
+    const value* v = e.get(f.name);
+    if (!v) {
+      if (!f.optional)
+        return mapping_error(f.name, "is missing from the stored entity (map it to a std::optional member to allow "
+                                     "that)");
+      f.reset(obj);
+      continue;
+    }
+    if (auto err = assign_value(f, *v, obj)) return err;
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+/// Converts a mapped object to a dynamic entity: keys, the ETag member (if
+/// mapped) and every property, empty optionals omitted. Errors:
+/// `invalid_argument` for an enum value without a name. (Service rules such as
+/// key characters and sizes are checked when the entity is written.)
+template <class T>
+result<entity> to_entity(const T& obj) {
+  return detail::schema_to_entity(detail::schema_of<T>(), &obj);
+}
+
+/// Converts a dynamic entity to a mapped object. Stored properties the
+/// mapping does not name are ignored. Errors (`errc::mapping`, naming the
+/// property): a stored type that does not fit the member, a missing property
+/// for a non-optional member, an unknown enum name or an out-of-range enum value.
+template <class T>
+result<T> from_entity(const entity& e) {
+  const detail::entity_schema& s = detail::schema_of<T>();
+  T obj{};
+  if (auto err = detail::schema_from_entity(s, e, &obj)) return std::move(*err);
+  return obj;
+}
+
 
 AZTABLES_NAMESPACE_END

@@ -2,10 +2,11 @@
 /// \file mapping.hpp
 /// Mapping a user's struct to an entity: the `entity_traits<T>` customisation
 /// point, `field` / `fields`, the `AZTABLES_MAP` shorthand, opt-in enums
-/// (`enum_traits<E>`), and the conversions `to_entity` / `from_entity`.
+/// (`enum_traits<E>`). The conversions between a mapped struct and the
+/// dynamic entity, `to_entity` / `from_entity`, are in entity.hpp.
 ///
-/// Std-only (plus entity.hpp and error.hpp): model code may include it freely;
-/// no JSON, HTTP or crypto header comes with it.
+/// Std-only (plus edm.hpp and error.hpp): model code may include it freely;
+/// no JSON, HTTP or crypto header, and not the dynamic entity, comes with it.
 ///
 /// \code
 /// struct order {
@@ -41,7 +42,7 @@
 #pragma once
 
 #include <aztables/config.hpp>
-#include <aztables/entity.hpp>
+#include <aztables/edm.hpp>
 #include <aztables/error.hpp>
 
 #include <cstddef>
@@ -56,6 +57,8 @@
 #include <vector>
 
 AZTABLES_NAMESPACE_BEGIN
+
+class entity;  // the dynamic entity (entity.hpp): never mapped
 
 namespace detail {
 template <class>
@@ -605,124 +608,7 @@ inline error type_mismatch(const field_info& f, edm stored) {
                                    kind_name(f.kind));
 }
 
-/// Writes a dynamic value into the member described by `f`.
-inline std::optional<error> assign_value(const field_info& f, const value& v, void* obj) {
-  if (!fits(f.kind, v.type())) return type_mismatch(f, v.type());
-  void* t = f.target(obj);
-  switch (f.kind) {
-    case field_kind::string: *static_cast<std::string*>(t) = *v.as_string(); break;
-    case field_kind::boolean: *static_cast<bool*>(t) = *v.as_bool(); break;
-    case field_kind::int32: *static_cast<std::int32_t*>(t) = *v.as_int32(); break;
-    case field_kind::int64:
-      *static_cast<std::int64_t*>(t) = v.as_int64() ? *v.as_int64() : static_cast<std::int64_t>(*v.as_int32());
-      break;
-    case field_kind::double_:
-      *static_cast<double*>(t) = v.as_double() ? *v.as_double() : static_cast<double>(*v.as_int32());
-      break;
-    case field_kind::datetime: *static_cast<datetime*>(t) = *v.as_datetime(); break;
-    case field_kind::guid: *static_cast<guid*>(t) = *v.as_guid(); break;
-    case field_kind::binary: *static_cast<binary*>(t) = *v.as_binary(); break;
-    case field_kind::enum_string:
-      if (!f.enum_from_string(t, *v.as_string()))
-        return mapping_error(f.name, "'" + v.as_string()->substr(0, 64) + "' is not a name in enum_traits<E>::names");
-      break;
-    case field_kind::enum_int32:
-    case field_kind::enum_int64: {
-      const std::int64_t i = v.as_int64() ? *v.as_int64() : static_cast<std::int64_t>(*v.as_int32());
-      if (!f.enum_from_int(t, i))
-        return mapping_error(f.name, std::to_string(i) + " is out of the range of the enum's underlying type");
-      break;
-    }
-  }
-  return std::nullopt;
-}
-
-/// Reads the member described by `f` as a dynamic value; nullopt (and no
-/// error) for an empty optional.
-inline result<std::optional<value>> member_value(const field_info& f, const void* obj) {
-  const void* s = f.source(obj);
-  if (!s) return std::optional<value>();
-  switch (f.kind) {
-    case field_kind::string: return std::optional<value>(value(*static_cast<const std::string*>(s)));
-    case field_kind::boolean: return std::optional<value>(value(*static_cast<const bool*>(s)));
-    case field_kind::int32: return std::optional<value>(value(*static_cast<const std::int32_t*>(s)));
-    case field_kind::int64: return std::optional<value>(value(*static_cast<const std::int64_t*>(s)));
-    case field_kind::double_: return std::optional<value>(value(*static_cast<const double*>(s)));
-    case field_kind::datetime: return std::optional<value>(value(*static_cast<const datetime*>(s)));
-    case field_kind::guid: return std::optional<value>(value(*static_cast<const guid*>(s)));
-    case field_kind::binary: return std::optional<value>(value(*static_cast<const binary*>(s)));
-    case field_kind::enum_string: {
-      const char* n = f.enum_to_string(s);
-      if (!n)
-        return error::invalid_argument("property '" + std::string(f.name) + "'",
-                                       "enum value " + std::to_string(f.enum_to_int(s)) +
-                                           " has no name in aztables::enum_traits<E>::names");
-      return std::optional<value>(value(n));
-    }
-    case field_kind::enum_int32:
-      return std::optional<value>(value(static_cast<std::int32_t>(f.enum_to_int(s))));
-    case field_kind::enum_int64: return std::optional<value>(value(f.enum_to_int(s)));
-  }
-  return std::optional<value>();
-}
-
-/// A mapped object as a dynamic entity (keys, ETag if mapped, properties;
-/// empty optionals omitted).
-inline result<entity> schema_to_entity(const entity_schema& s, const void* obj) {
-  void* o = const_cast<void*>(obj);  // the accessors only read here
-  entity e(*s.partition_key(o), *s.row_key(o));
-  if (s.etag) e.etag = *s.etag(o);
-  e.reserve(s.size);
-  for (std::size_t i = 0; i < s.size; ++i) {
-    auto v = member_value(s.fields[i], obj);
-    if (!v) return std::move(v).error();
-    if (*v) e.append_unchecked(std::string(s.fields[i].name), std::move(**v));
-  }
-  return e;
-}
-
-/// Fills a mapped object from a dynamic entity.
-inline std::optional<error> schema_from_entity(const entity_schema& s, const entity& e, void* obj) {
-  *s.partition_key(obj) = e.partition_key;
-  *s.row_key(obj) = e.row_key;
-  if (s.etag) *s.etag(obj) = e.etag;
-  for (std::size_t i = 0; i < s.size; ++i) {
-    const field_info& f = s.fields[i];
-    const value* v = e.get(f.name);
-    if (!v) {
-      if (!f.optional)
-        return mapping_error(f.name, "is missing from the stored entity (map it to a std::optional member to allow "
-                                     "that)");
-      f.reset(obj);
-      continue;
-    }
-    if (auto err = assign_value(f, *v, obj)) return err;
-  }
-  return std::nullopt;
-}
-
 }  // namespace detail
-
-/// Converts a mapped object to a dynamic entity: keys, the ETag member (if
-/// mapped) and every property, empty optionals omitted. Errors:
-/// `invalid_argument` for an enum value without a name. (Service rules such as
-/// key characters and sizes are checked when the entity is written.)
-template <class T>
-result<entity> to_entity(const T& obj) {
-  return detail::schema_to_entity(detail::schema_of<T>(), &obj);
-}
-
-/// Converts a dynamic entity to a mapped object. Stored properties the
-/// mapping does not name are ignored. Errors (`errc::mapping`, naming the
-/// property): a stored type that does not fit the member, a missing property
-/// for a non-optional member, an unknown enum name or an out-of-range enum value.
-template <class T>
-result<T> from_entity(const entity& e) {
-  const detail::entity_schema& s = detail::schema_of<T>();
-  T obj{};
-  if (auto err = detail::schema_from_entity(s, e, &obj)) return std::move(*err);
-  return obj;
-}
 
 namespace detail {
 template <class T>

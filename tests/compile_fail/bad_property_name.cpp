@@ -1,6 +1,6 @@
 // Property names follow C# identifier rules.
 // expect: aztables: a property name must follow C# identifier rules
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 struct order {
   std::string customer, id;
   std::int32_t n = 0;

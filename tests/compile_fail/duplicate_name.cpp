@@ -1,6 +1,6 @@
 // Two members mapped to one stored name.
 // expect: aztables: two mapped properties have the same stored name
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 struct order {
   std::string customer, id;
   std::int64_t quantity = 0;

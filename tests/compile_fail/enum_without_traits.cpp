@@ -1,6 +1,6 @@
 // Enums are opt-in: without enum_traits there is no storage decision.
 // expect: aztables: an enum member needs aztables::enum_traits<E>
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 enum class status { open, shipped };
 struct order {
   std::string customer, id;

@@ -1,6 +1,6 @@
 // Keys are strings.
 // expect: aztables: entity_traits<T>::partition_key and row_key must point to std::string members of T
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 struct order {
   std::int64_t customer = 0;
   std::string id;

@@ -1,5 +1,5 @@
 // The control case: a correct mapping compiles with the same flags.
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 struct order {
   std::string customer, id;
   std::int64_t quantity = 0;

@@ -1,6 +1,6 @@
 // A system property name used for an ordinary member.
 // expect: aztables: PartitionKey, RowKey and Timestamp are system properties
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 struct order {
   std::string customer, id;
   aztables::datetime when{};

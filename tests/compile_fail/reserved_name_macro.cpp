@@ -1,6 +1,6 @@
 // The macro names properties after members: a member called RowKey clashes.
 // expect: aztables: PartitionKey, RowKey and Timestamp are system properties
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 struct row {
   std::string pk, rk;
   std::string RowKey;

@@ -1,6 +1,6 @@
 // A type without entity_traits cannot be converted.
 // expect: aztables: this type has no entity mapping. Map it with
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 struct order {
   std::string customer, id;
 };

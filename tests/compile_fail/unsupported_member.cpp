@@ -1,6 +1,6 @@
 // A member type with no Edm type.
 // expect: aztables: unsupported member type in an entity mapping
-#include <aztables/mapping.hpp>
+#include <aztables/entity.hpp>  // mapping.hpp and the conversions
 #include <vector>
 struct order {
   std::string customer, id;

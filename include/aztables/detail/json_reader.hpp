@@ -366,7 +366,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
   };
   e.partition_key.clear();
   e.row_key.clear();
-  value_access::text(e.etag).clear();
+  edm_access::text(e.etag).clear();
   e.timestamp.reset();
   read_entity_scratch& scratch = entity_scratch();
   auto& notes = scratch.notes;
@@ -418,7 +418,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
       if (name_is(key, "odata.etag")) {
         std::string_view s;
         if (string_value(v, s)) return bad_json("odata.etag is not a string");
-        overwrite(value_access::text(e.etag), s);
+        overwrite(edm_access::text(e.etag), s);
       }
       continue;
     }

@@ -212,7 +212,7 @@ class typed_reader {
     std::fill(pending_.begin(), pending_.end(), std::uint8_t(0));
     s_.partition_key(out)->clear();
     s_.row_key(out)->clear();
-    if (s_.etag) value_access::text(*s_.etag(out)).clear();
+    if (s_.etag) edm_access::text(*s_.etag(out)).clear();
     for (auto item : obj) {
       if (item.error()) return bad_json("bad property in query response");
       od::field& field = item.value_unsafe();
@@ -343,7 +343,7 @@ class typed_reader {
       if (s_.etag && name_is(key, "odata.etag")) {
         std::string_view tag;
         if (string_value(field.value(), tag)) return bad_json("odata.etag is not a string");
-        overwrite(value_access::text(*s_.etag(out)), tag);
+        overwrite(edm_access::text(*s_.etag(out)), tag);
       }
       return std::nullopt;
     }
@@ -555,7 +555,7 @@ class typed_reader {
         if (f.kind == field_kind::datetime) {
           if (!parse_iso8601_to(sv, *static_cast<datetime*>(f.target(out)))) return r.w = why::datetime_text, false;
         } else if (f.kind == field_kind::guid) {
-          if (!value_access::parse_guid(sv, *static_cast<guid*>(f.target(out)))) return r.w = why::guid_text, false;
+          if (!edm_access::parse_guid(sv, *static_cast<guid*>(f.target(out)))) return r.w = why::guid_text, false;
         } else if (!base64_decode_to(sv, *static_cast<binary*>(f.target(out)))) {
           return r.w = why::binary_text, false;
         }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Row 7c, "ours": the model TU plus the conversions to and from a dynamic entity
-// (to_entity / from_entity instantiated for the struct).
-#include <aztables/mapping.hpp>
+// (to_entity / from_entity, from entity.hpp, instantiated for the struct).
+#include <aztables/entity.hpp>  // the conversions (and, through it, mapping.hpp)
 
 #include <cstdint>
 #include <optional>
