@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Little-endian word loads and stores for the SWAR parsers (GUID, ISO 8601,
-// base64, name matching). Kept apart so the light model header (entity.hpp)
+// base64, name matching). Kept apart so the light model header (edm.hpp)
 // can use them without the codecs.
 #pragma once
 

@@ -26,6 +26,15 @@ inline void base64_encode_to(std::string& out, const std::uint8_t* p, std::size_
   out.resize(start + ((n + 2) / 3) * 4);
   char* o = &out[start];
   std::size_t i = 0;
+  // Six bytes to eight characters per step, written with one 8-byte store
+  // (the step reads 8 bytes, so it stops 2 short of the end).
+  for (; i + 8 <= n; i += 6, o += 8) {
+    const std::uint64_t w = __builtin_bswap64(load8(reinterpret_cast<const char*>(p + i)));  // byte i on top
+    std::uint64_t chars = 0;
+    for (int k = 0; k < 8; ++k)
+      chars |= static_cast<std::uint64_t>(static_cast<unsigned char>(base64_chars[(w >> (58 - 6 * k)) & 63])) << (8 * k);
+    store8(o, chars);
+  }
   for (; i + 3 <= n; i += 3) {
     std::uint32_t v = (std::uint32_t(p[i]) << 16) | (std::uint32_t(p[i + 1]) << 8) | p[i + 2];
     *o++ = base64_chars[(v >> 18) & 63];

@@ -269,7 +269,10 @@ inline std::string printable_name(std::string_view name) {
   return out;
 }
 
-inline std::optional<error> check_property_name(std::string_view name) {
+/// Checks a property name (C# identifier rules, at most 255 characters, not a
+/// system name). When `utf16_units` is given, it receives the name's length in
+/// UTF-16 code units (the service's size formula counts those).
+inline std::optional<error> check_property_name(std::string_view name, std::size_t* utf16_units = nullptr) {
   auto fail = [&](const std::string& rule) {
     return error::invalid_argument("property '" + printable_name(name) + "'", rule);
   };
@@ -293,19 +296,24 @@ inline std::optional<error> check_property_name(std::string_view name) {
       const auto c = static_cast<unsigned char>(name[k]);
       simple = c < 0x80 && classes[c] != 0;
     }
-    if (simple) return std::nullopt;
+    if (simple) {
+      if (utf16_units) *utf16_units = name.size();
+      return std::nullopt;
+    }
   }
-  std::size_t i = 0, chars = 0;
+  std::size_t i = 0, chars = 0, units = 0;
   while (i < name.size()) {
     std::uint32_t cp;
     if (!next_code_point(name, i, cp)) return fail("is not valid UTF-8");
     ++chars;
+    units += cp >= 0x10000 ? 2 : 1;
     bool letter = (cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || cp == '_' || cp >= 0xc0;
     bool digit = cp >= '0' && cp <= '9';
     if (chars == 1 && !letter) return fail("must start with a letter or '_' (C# identifier rules)");
     if (!letter && !digit) return fail("may contain only letters, digits and '_' (C# identifier rules)");
   }
   if (chars > max_property_name_length) return fail("is longer than 255 characters");
+  if (utf16_units) *utf16_units = units;
   return std::nullopt;
 }
 
@@ -439,7 +447,8 @@ inline std::size_t value_size(const value& v) noexcept {
 
 /// Checks one property (name and value); for bodies and for the typed mapping.
 inline std::optional<error> check_property(std::string_view name, const value& v, std::size_t* size_out = nullptr) {
-  if (auto e = check_property_name(name)) return e;
+  std::size_t name_units = 0;
+  if (auto e = check_property_name(name, &name_units)) return e;
   auto fail = [&](const std::string& rule) { return error::invalid_argument("property '" + std::string(name) + "'", rule); };
   std::size_t units = 0;
   switch (v.type()) {
@@ -466,7 +475,7 @@ inline std::optional<error> check_property(std::string_view name, const value& v
     }
     default: units = value_size(v);
   }
-  if (size_out) *size_out = 8 + 2 * scan_utf8_text(name).utf16_units + units;
+  if (size_out) *size_out = 8 + 2 * name_units + units;
   return std::nullopt;
 }
 
@@ -643,9 +652,9 @@ inline std::optional<error> append_entity_json(std::string& out, const entity& e
     const std::string& name = props[i].name;
     const value& v = props[i].value;
     const std::string* str = v.as_string();
-    std::size_t sz = 0;
+    std::size_t sz = 0, name_units = 0;
     if (str) {
-      if (auto err = check_property_name(name)) return err;
+      if (auto err = check_property_name(name, &name_units)) return err;
     } else if (auto err = check_property(name, v, &sz)) {
       return err;
     }
@@ -673,7 +682,7 @@ inline std::optional<error> append_entity_json(std::string& out, const entity& e
       if (units > max_string_utf16_units)
         return error::invalid_argument("property '" + name + "'", "String value is " + std::to_string(units) +
                                                                    " UTF-16 code units; the limit is 32768 (64 KiB)");
-      sz = 8 + 2 * scan_utf8_text(name).utf16_units + 4 + 2 * units;
+      sz = 8 + 2 * name_units + 4 + 2 * units;
     } else {
       append_property_json(out, name, v);
     }
