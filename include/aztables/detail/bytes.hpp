@@ -34,5 +34,10 @@ inline void store8(void* p, std::uint64_t w) noexcept {
   std::memcpy(p, &w, 8);
 }
 
+/// The 8 bytes at `p` as a big-endian word (the first byte in the top bits).
+inline std::uint64_t load8_be(const char* p) noexcept { return __builtin_bswap64(load8(p)); }
+/// Stores `w` at `p` as 8 big-endian bytes (its top bits first).
+inline void store8_be(void* p, std::uint64_t w) noexcept { store8(p, __builtin_bswap64(w)); }
+
 }  // namespace detail
 AZTABLES_NAMESPACE_END

@@ -29,7 +29,7 @@ inline void base64_encode_to(std::string& out, const std::uint8_t* p, std::size_
   // Six bytes to eight characters per step, written with one 8-byte store
   // (the step reads 8 bytes, so it stops 2 short of the end).
   for (; i + 8 <= n; i += 6, o += 8) {
-    const std::uint64_t w = __builtin_bswap64(load8(reinterpret_cast<const char*>(p + i)));  // byte i on top
+    const std::uint64_t w = load8_be(reinterpret_cast<const char*>(p + i));  // byte i on top
     std::uint64_t chars = 0;
     for (int k = 0; k < 8; ++k)
       chars |= static_cast<std::uint64_t>(static_cast<unsigned char>(base64_chars[(w >> (58 - 6 * k)) & 63])) << (8 * k);
@@ -141,10 +141,9 @@ inline bool base64_decode_to(std::string_view s, binary& out) {
     const std::uint32_t v1 = g4[0][in[0]] | g4[1][in[1]] | g4[2][in[2]] | g4[3][in[3]];
     const std::uint32_t v2 = g4[0][in[4]] | g4[1][in[5]] | g4[2][in[6]] | g4[3][in[7]];
     bad |= v1 | v2;
-    // The six bytes as a big-endian 48-bit number at the top of the word:
-    // byte-swapped, it is the little-endian word store8 writes.
+    // The six bytes as a 48-bit number at the top of the word, stored big-endian.
     const std::uint64_t w = ((static_cast<std::uint64_t>(v1 & 0xFFFFFFu) << 24) | (v2 & 0xFFFFFFu)) << 16;
-    store8(o, __builtin_bswap64(w));
+    store8_be(o, w);
   }
   for (; g < full; ++g, in += 4, o += 3) {
     const std::uint32_t v = g4[0][in[0]] | g4[1][in[1]] | g4[2][in[2]] | g4[3][in[3]];

@@ -411,8 +411,7 @@ class typed_reader {
                                          kind_name(f.kind));
       case od::json_type::number: {
         std::string_view tok = v.raw_json_token();
-        const bool fractional = tok.find_first_of(".eE") != std::string_view::npos;
-        return type_mismatch(f, fractional ? edm::double_ : edm::int32);
+        return type_mismatch(f, has_fraction_or_exponent(tok) ? edm::double_ : edm::int32);
       }
       case od::json_type::boolean: return type_mismatch(f, edm::boolean);
       default: return bad_json("property '" + std::string(f.name) + "' is an object or array");
