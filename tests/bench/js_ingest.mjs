@@ -68,8 +68,9 @@ if (mode === "single") {
     for (let i = 0; i < list.length; i += 100) chunks.push(list.slice(i, i + 100).map((e) => ["create", e]));
     return chunks;
   });
+  const total = perPartition.reduce((n, chunks) => n + chunks.length, 0);
   const batches = [];
-  for (let round = 0; batches.length < perPartition.reduce((n, c) => n + c.length, 0); ++round)
+  for (let round = 0; batches.length < total; ++round)
     for (const chunks of perPartition) if (round < chunks.length) batches.push(chunks[round]);
   let next = 0;
   const worker = async () => {

@@ -43,7 +43,6 @@ namespace {
 using aztables_test::run_command;
 using aztables_test::shell_quote;
 
-
 /// The JS SDK side of rows 6b/6c, or why it cannot run.
 struct js_side {
   std::string script = std::string(AZTABLES_BENCH_SOURCE_DIR) + "/js_ingest.mjs";
@@ -79,7 +78,7 @@ struct js_side {
   /// Seconds the JS SDK took to write the first `count` entities ("bulk" or "single") into `table`.
   double seconds(const char* how, const std::string& table, std::size_t count) const {
     auto [status, out] = run_command("node " + shell_quote(script) + " " + how + " " + shell_quote(table) + " " +
-                             shell_quote(entity_file) + " " + std::to_string(count));
+                                     shell_quote(entity_file) + " " + std::to_string(count));
     if (status != 0) throw std::runtime_error(std::string("row 6b/6c: the JS SDK's ") + how + " write failed:\n" + out);
     return std::strtod(out.c_str(), nullptr);
   }
