@@ -5,6 +5,7 @@
 #include <test_support.hpp>
 
 #include <aztables/batch.hpp>
+#include <aztables/detail/hmac.hpp>
 #include <aztables/detail/multipart.hpp>
 
 #include <initializer_list>

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <test_support.hpp>
 
+#include <aztables/detail/hmac.hpp>
 #include <aztables/detail/sas_token.hpp>
 
 using namespace std::chrono;
