@@ -706,3 +706,194 @@ TEST_CASE("fast paths: decoding into a used vector overwrites every member and d
   CHECK(dyn[1].empty());
   CHECK(dyn[1].etag.empty());
 }
+
+TEST_CASE("fast paths: SSSE3 base64 blocks agree with the reference for every byte at every position") {
+#if defined(AZTABLES_BASE64_SSSE3)
+  INFO("SSSE3 block decoder in use: " << az::detail::base64_ssse3_available());
+  CHECK(az::detail::base64_ssse3_available());  // every x86-64 CI machine has SSSE3
+#endif
+  std::mt19937_64 rng(77);
+  // 60 bytes -> 80 characters: four whole 16-character blocks, then the
+  // scalar groups and the last one. Every byte value at every position.
+  az::binary bytes(60);
+  for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+  std::string text;
+  az::detail::base64_encode_to(text, bytes.data(), bytes.size());
+  REQUIRE(text.size() == 80);
+  az::binary got, want;
+  for (std::size_t pos = 0; pos < text.size(); ++pos)
+    for (int c = 0; c < 256; ++c) {
+      std::string t = text;
+      t[pos] = static_cast<char>(c);
+      const bool a = az::detail::base64_decode_to(t, got), b = reference_base64_decode(t, want);
+      INFO("position " << pos << " byte " << c);
+      REQUIRE(a == b);
+      if (a) REQUIRE(got == want);
+    }
+  // Every alphabet character in every lane of a block, and long inputs (many
+  // blocks, a bad block after good ones).
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (int lane = 0; lane < 16; ++lane)
+    for (int k = 0; k < 64; ++k) {
+      std::string t = text;
+      t[static_cast<std::size_t>(lane)] = alphabet[k];
+      REQUIRE(az::detail::base64_decode_to(t, got));
+      REQUIRE(reference_base64_decode(t, want));
+      REQUIRE(got == want);
+    }
+  for (std::size_t len : {1000u, 1001u, 4096u}) {
+    az::binary big(len);
+    for (auto& b : big) b = static_cast<std::uint8_t>(rng());
+    std::string t;
+    az::detail::base64_encode_to(t, big.data(), big.size());
+    REQUIRE(az::detail::base64_decode_to(t, got));
+    REQUIRE(got == big);
+    t[t.size() / 2] = '.';
+    CHECK_FALSE(az::detail::base64_decode_to(t, got));
+    CHECK(got.empty());
+  }
+}
+
+TEST_CASE("fast paths: string values copied while scanned for escapes") {
+  // copy_plain_string against the plain definition (the text between the
+  // quotes when it has no backslash), for every length up to 70, with an
+  // escape at each position or none, into strings shorter, as long and longer.
+  simdjson::ondemand::parser parser;
+  std::mt19937_64 rng(9);
+  for (std::size_t n = 0; n <= 70; ++n)
+    for (std::size_t esc = 0; esc <= n; ++esc) {  // esc == n: no escape
+      std::string text;
+      for (std::size_t i = 0; i < n; ++i) text += static_cast<char>('a' + rng() % 26);
+      std::string json_text = text;
+      if (esc < n) json_text.replace(esc, 1, "\\n");
+      for (const char* after : {"", " ", "\n\t "})
+        for (std::size_t before : {std::size_t(0), n / 2, n, n + 1, std::size_t(100)}) {
+          std::string doc = "{\"v\":\"" + json_text + "\"" + after + ",\"w\":\"\\\\ tail\"}";
+          std::string dst(before, 'x');
+          doc.reserve(doc.size() + simdjson::SIMDJSON_PADDING);
+          simdjson::ondemand::document d;
+          REQUIRE_FALSE(parser.iterate(az::detail::padded_view(doc)).get(d));
+          simdjson::ondemand::value v;
+          REQUIRE_FALSE(d["v"].get(v));
+          INFO("length " << n << " escape at " << esc << " dst size " << before << " after '" << after << "'");
+          const bool copied = az::detail::copy_plain_string(v, dst);
+          REQUIRE(copied == (esc == n));
+          if (copied) REQUIRE(dst == text);
+        }
+    }
+  // Not a string: refused.
+  std::string doc = "{\"v\":12345678901234567890123}";
+  simdjson::ondemand::document d;
+  REQUIRE_FALSE(parser.iterate(az::detail::padded_view(doc)).get(d));
+  simdjson::ondemand::value v;
+  REQUIRE_FALSE(d["v"].get(v));
+  std::string dst = "keep";
+  CHECK_FALSE(az::detail::copy_plain_string(v, dst));
+}
+
+TEST_CASE("fast paths: DateTime, Guid, Binary and Int64 text with escapes is unescaped, then parsed") {
+  // The typed reader parses these forms as written first; escaped text (legal
+  // JSON, though the service never writes it) fails that parse and must then
+  // be read the slow way, not refused.
+  const std::string body =
+      "{\"value\":[{\"PartitionKey\":\"p\\u0031\",\"RowKey\":\"1\",\"Name\":\"n\",\"Text\":\"t\","
+      "\"Id@odata.type\":\"Edm.Guid\",\"Id\":\"c9da6455\\u002d213d-42c9-9a79-3e9149a57833\","
+      "\"When@odata.type\":\"Edm.DateTime\",\"When\":\"2026-01-02T03:04:05\\u005a\"}]}";
+  const auto& schema = az::detail::schema_of<fast_item>();
+  simdjson::ondemand::parser parser;
+  for (bool minimal : {true, false}) {
+    std::string copy = body;
+    std::vector<fast_item> out;
+    std::size_t total = 0, delivered = 0;
+    auto err = az::detail::decode_page(copy, parser, &schema, minimal, &out, 0, 100, total, delivered);
+    INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
+    REQUIRE_FALSE(err);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].pk == "p1");
+    CHECK(out[0].id.to_string() == "c9da6455-213d-42c9-9a79-3e9149a57833");
+    az::datetime want{};
+    REQUIRE(az::detail::parse_iso8601_to("2026-01-02T03:04:05Z", want));
+    CHECK(out[0].when == want);
+  }
+  // Text that is still not a DateTime once unescaped is the member's error.
+  std::string bad = "{\"value\":[{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Name\":\"n\",\"Text\":\"t\","
+                    "\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57833\","
+                    "\"When@odata.type\":\"Edm.DateTime\",\"When\":\"2026-01-02T03:04:05\\u0059\"}]}";
+  std::vector<fast_item> out;
+  std::size_t total = 0, delivered = 0;
+  auto err = az::detail::decode_page(bad, parser, &schema, true, &out, 0, 100, total, delivered);
+  REQUIRE(err);
+  CHECK(err->message.find("When") != std::string::npos);
+  CHECK(err->message.find("ISO 8601") != std::string::npos);
+}
+
+namespace {
+// 70 mapped members: the typed reader's member bit sets span two words.
+#define AZT_WIDE_MEMBERS(X)                                                                                         \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19)     \
+  X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31) X(32) X(33) X(34) X(35) X(36) X(37)      \
+  X(38) X(39) X(40) X(41) X(42) X(43) X(44) X(45) X(46) X(47) X(48) X(49) X(50) X(51) X(52) X(53) X(54) X(55)      \
+  X(56) X(57) X(58) X(59) X(60) X(61) X(62) X(63) X(64) X(65) X(66) X(67) X(68)
+struct wide_item {
+  std::string pk, rk;
+#define AZT_MEMBER(i) std::int32_t f##i = 0;
+  AZT_WIDE_MEMBERS(AZT_MEMBER)
+#undef AZT_MEMBER
+  std::optional<std::int32_t> last;  // member 69, optional
+};
+}  // namespace
+
+template <>
+struct aztables::entity_traits<wide_item> {
+  static constexpr auto partition_key = &wide_item::pk;
+  static constexpr auto row_key = &wide_item::rk;
+#define AZT_FIELD(i) aztables::field("F" #i, &wide_item::f##i),
+  static constexpr auto properties = aztables::fields(AZT_WIDE_MEMBERS(AZT_FIELD) aztables::field("Last", &wide_item::last));
+#undef AZT_FIELD
+};
+
+TEST_CASE("fast paths: a struct of more than 64 members: missing, optional and annotated members past the first 64") {
+  const auto& schema = az::detail::schema_of<wide_item>();
+  REQUIRE(schema.size == 70);
+  auto page = [](int skip, bool with_last, const std::string& extra) {
+    std::string e = "{\"PartitionKey\":\"p\",\"RowKey\":\"r\"" + extra;
+    for (int i = 0; i < 69; ++i)
+      if (i != skip) e += ",\"F" + std::to_string(i) + "\":" + std::to_string(i * 3);
+    if (with_last) e += ",\"Last\":7";
+    return "{\"value\":[" + e + "}," + e + "}]}";
+  };
+  simdjson::ondemand::parser parser;
+  auto decode = [&](std::string body, bool minimal, std::vector<wide_item>& out) {
+    std::size_t total = 0, delivered = 0;
+    return az::detail::decode_page(body, parser, &schema, minimal, &out, 0, 100, total, delivered);
+  };
+  for (bool minimal : {false, true}) {
+    std::vector<wide_item> out;
+    auto err = decode(page(-1, true, ""), minimal, out);
+    INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
+    REQUIRE_FALSE(err);
+    REQUIRE(out.size() == 2);
+    CHECK(out[1].f0 == 0);
+    CHECK(out[1].f63 == 189);
+    CHECK(out[1].f64 == 192);
+    CHECK(out[1].f68 == 204);
+    CHECK(out[1].last == 7);
+    // The optional member past the first word: absent reads as empty, in a used vector too.
+    err = decode(page(-1, false, ""), minimal, out);
+    REQUIRE_FALSE(err);
+    CHECK_FALSE(out[1].last);
+    // A required member past the first word, and one in it, missing.
+    for (int skip : {66, 5}) {
+      err = decode(page(skip, true, ""), minimal, out);
+      REQUIRE(err);
+      CHECK(err->message.find("'F" + std::to_string(skip) + "'") != std::string::npos);
+      CHECK(err->message.find("is missing") != std::string::npos);
+    }
+  }
+  // An annotation of a member past the first word is checked against it.
+  std::vector<wide_item> out;
+  auto err = decode(page(-1, true, ",\"F67@odata.type\":\"Edm.Guid\""), true, out);
+  REQUIRE(err);
+  CHECK(err->message.find("'F67'") != std::string::npos);
+  CHECK_FALSE(decode(page(-1, true, ",\"F67@odata.type\":\"Edm.Int32\""), true, out));
+}

@@ -16,6 +16,19 @@
 #include <string>
 #include <string_view>
 
+// base64 decoding 16 characters at a time needs SSSE3's byte shuffle: x86-64
+// builds compile that block decoder for SSSE3 and pick it at run time (every
+// x86-64 CPU since 2007 has it), unless the build already targets SSSE3.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <tmmintrin.h>
+#define AZTABLES_BASE64_SSSE3 1
+#if defined(__SSSE3__)
+#define AZTABLES_SSSE3_TARGET
+#else
+#define AZTABLES_SSSE3_TARGET __attribute__((target("ssse3")))
+#endif
+#endif
+
 AZTABLES_NAMESPACE_BEGIN
 namespace detail {
 
@@ -115,6 +128,67 @@ struct base64_group_tables {
 };
 inline constexpr base64_group_tables base64_group_decode{};
 
+#if defined(AZTABLES_BASE64_SSSE3)
+/// Decodes whole blocks of 16 alphabet characters (four groups) from `in`
+/// into 12 bytes each at `o`, for at most `groups` groups; returns how many
+/// groups it decoded. It stops before a block holding any character outside
+/// the alphabet ('=' included): the scalar loop then reads that block and
+/// reports it. The method is Muła and Lemire's ("Faster Base64 Encoding and
+/// Decoding Using AVX2 Instructions", 2018), on 16 bytes:
+/// - a byte is in the alphabet when the table entries of its low and its
+///   high nibble share no bit;
+/// - its 6-bit value is the byte plus an offset chosen by its high nibble
+///   ('/' gets its own, as the only alphabet byte of its nibble range);
+/// - two multiply-adds pack four 6-bit values into 24 bits, and a shuffle
+///   puts each group's three bytes in order.
+/// Writes 12 bytes per block and nothing past them.
+AZTABLES_SSSE3_TARGET inline std::size_t base64_decode_blocks_ssse3(const unsigned char* in, std::size_t groups,
+                                                                     std::uint8_t* o) noexcept {
+  const __m128i lut_lo = _mm_setr_epi8(0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x13, 0x1A, 0x1B,
+                                       0x1B, 0x1B, 0x1A);
+  const __m128i lut_hi = _mm_setr_epi8(0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08, 0x10, 0x10, 0x10, 0x10, 0x10,
+                                       0x10, 0x10, 0x10);
+  const __m128i lut_roll = _mm_setr_epi8(0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m128i mask_2f = _mm_set1_epi8(0x2f);
+  const __m128i order = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+  std::size_t g = 0;
+  for (; g + 4 <= groups; g += 4, in += 16, o += 12) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+    // (Masking with 0x2f keeps the nibble and clears bit 7, which would
+    // zero a shuffle's result; bit 5 is ignored by the shuffle.)
+    const __m128i hi_nibbles = _mm_and_si128(_mm_srli_epi32(x, 4), mask_2f);
+    const __m128i lo_nibbles = _mm_and_si128(x, mask_2f);
+    const __m128i lo = _mm_shuffle_epi8(lut_lo, lo_nibbles);
+    const __m128i hi = _mm_shuffle_epi8(lut_hi, hi_nibbles);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128())) != 0xFFFF) break;
+    const __m128i eq_2f = _mm_cmpeq_epi8(x, mask_2f);
+    const __m128i roll = _mm_shuffle_epi8(lut_roll, _mm_add_epi8(eq_2f, hi_nibbles));
+    const __m128i values = _mm_add_epi8(x, roll);
+    // [a b c d] -> (a << 6 | b, c << 6 | d) -> (a << 18 | b << 12 | c << 6 | d) per 32 bits.
+    const __m128i pairs = _mm_maddubs_epi16(values, _mm_set1_epi32(0x01400140));
+    const __m128i words = _mm_madd_epi16(pairs, _mm_set1_epi32(0x00011000));
+    const __m128i bytes = _mm_shuffle_epi8(words, order);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), bytes);
+    const auto tail = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(bytes, 8)));
+    std::memcpy(o + 8, &tail, 4);
+  }
+  return g;
+}
+
+/// Whether this CPU runs base64_decode_blocks_ssse3 (asked once).
+inline bool base64_ssse3_available() noexcept {
+#if defined(__SSSE3__)
+  return true;
+#else
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("ssse3") != 0;
+  }();
+  return yes;
+#endif
+}
+#endif
+
 /// Strict standard base64 (padding required when the length is not a
 /// multiple of 4 is tolerated only as canonical '=' padding). On failure
 /// `out` is left empty.
@@ -134,6 +208,13 @@ inline bool base64_decode_to(std::string_view s, binary& out) {
   const auto& g4 = base64_group_decode.d;
   std::uint32_t bad = 0;
   std::size_t g = 0;
+#if defined(AZTABLES_BASE64_SSSE3)
+  if (full >= 4 && base64_ssse3_available()) {
+    g = base64_decode_blocks_ssse3(in, full, o);
+    in += 4 * g;
+    o += 3 * g;
+  }
+#endif
   // Two groups per step, their six bytes written as one 8-byte store (the two
   // extra bytes land inside the buffer and are overwritten by what follows:
   // the last group's three bytes are always written after).

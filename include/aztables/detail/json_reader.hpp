@@ -96,25 +96,22 @@ inline std::optional<edm> edm_from_name(std::string_view n) noexcept {
 }
 
 /// Converts the string form of a value (how Int64, DateTime, Guid, Binary and
-/// special Doubles travel) to `type`.
-inline std::optional<error> convert_string(std::string_view name, std::string_view s, edm type, value& out) {
-  auto fail = [&](const char* what) {
-    return bad_json("property '" + std::string(name) + "': " + what);
-  };
+/// special Doubles travel) to `type`; false when `s` is not of that form.
+inline bool convert_text(std::string_view s, edm type, value& out) {
   switch (type) {
-    case edm::string: overwrite(value_access::string_slot(out), s); return std::nullopt;
+    case edm::string: overwrite(value_access::string_slot(out), s); return true;
     case edm::int64: {
       std::int64_t v = 0;
-      if (!parse_int64(s, v)) return fail("Edm.Int64 value is not a 64-bit integer");
+      if (!parse_int64(s, v)) return false;
       out = value(v);
-      return std::nullopt;
+      return true;
     }
     case edm::int32: {
       std::int32_t v = 0;
       auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return fail("Edm.Int32 value is not a 32-bit integer");
+      if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return false;
       out = value(v);
-      return std::nullopt;
+      return true;
     }
     case edm::double_: {
       if (s == "NaN") out = value(std::numeric_limits<double>::quiet_NaN());
@@ -123,33 +120,48 @@ inline std::optional<error> convert_string(std::string_view name, std::string_vi
       else {
         double d = 0;
         auto r = std::from_chars(s.data(), s.data() + s.size(), d);
-        if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return fail("Edm.Double value is not a number");
+        if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return false;
         out = value(d);
       }
-      return std::nullopt;
+      return true;
     }
     case edm::datetime: {
       datetime t;
-      if (!parse_iso8601_to(s, t)) return fail("Edm.DateTime value is not an ISO 8601 UTC time");
+      if (!parse_iso8601_to(s, t)) return false;
       out = value(t);
-      return std::nullopt;
+      return true;
     }
     case edm::guid: {
-      auto g = guid::parse(s);
-      if (!g) return fail("Edm.Guid value is not a GUID");
-      out = value(*g);
-      return std::nullopt;
+      guid g;
+      if (!edm_access::parse_guid(s, g)) return false;
+      out = value(g);
+      return true;
     }
-    case edm::binary:
-      if (!base64_decode_to(s, value_access::binary_slot(out))) return fail("Edm.Binary value is not base64");
-      return std::nullopt;
+    case edm::binary: return base64_decode_to(s, value_access::binary_slot(out));
     case edm::boolean:
       if (s == "true") out = value(true);
       else if (s == "false") out = value(false);
-      else return fail("Edm.Boolean value is not true/false");
-      return std::nullopt;
+      else return false;
+      return true;
   }
-  return fail("unknown type");
+  return false;
+}
+
+/// convert_text, with an error naming the property and the form expected.
+inline std::optional<error> convert_string(std::string_view name, std::string_view s, edm type, value& out) {
+  if (convert_text(s, type, out)) return std::nullopt;
+  const char* what = "unknown type";
+  switch (type) {
+    case edm::string: break;
+    case edm::int64: what = "Edm.Int64 value is not a 64-bit integer"; break;
+    case edm::int32: what = "Edm.Int32 value is not a 32-bit integer"; break;
+    case edm::double_: what = "Edm.Double value is not a number"; break;
+    case edm::datetime: what = "Edm.DateTime value is not an ISO 8601 UTC time"; break;
+    case edm::guid: what = "Edm.Guid value is not a GUID"; break;
+    case edm::binary: what = "Edm.Binary value is not base64"; break;
+    case edm::boolean: what = "Edm.Boolean value is not true/false"; break;
+  }
+  return bad_json("property '" + std::string(name) + "': " + what);
 }
 
 /// Whether a number token has '.', 'e' or 'E' (a plain loop: find_first_of
@@ -223,6 +235,28 @@ inline std::string_view number_token(od::value& v) {
 template <std::size_t N>
 inline bool name_is(std::string_view key, const char (&lit)[N]) noexcept {
   return key.size() == N - 1 && std::memcmp(key.data(), lit, N - 1) == 0;
+}
+
+/// `a == b`, compared inline for short texts (property names): two
+/// overlapping word loads instead of a call to memcmp.
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* p = a.data();
+  const char* q = b.data();
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(p, q, n) == 0;
+    return load8(p) == load8(q) && load8(p + n - 8) == load8(q + n - 8);
+  }
+  if (n >= 4) {
+    std::uint32_t x, y, z, w;
+    std::memcpy(&x, p, 4);
+    std::memcpy(&y, q, 4);
+    std::memcpy(&z, p + n - 4, 4);
+    std::memcpy(&w, q + n - 4, 4);
+    return x == y && z == w;
+  }
+  return n == 0 || (p[0] == q[0] && p[n / 2] == q[n / 2] && p[n - 1] == q[n - 1]);
 }
 
 #if defined(__SSE2__)
@@ -299,15 +333,83 @@ inline simdjson::error_code field_key(od::field& f, std::string_view& key) noexc
   return f.unescaped_key().get(key);
 }
 
-/// A string value with no escape sequence, as a view of the input document
-/// between its quotes; false (nothing read) for any other value.
-inline bool plain_string(od::value& v, std::string_view& out) noexcept {
+/// The text between a string value's quotes, escape sequences left as they
+/// are (not looked for); false (nothing read) for any other value. For values
+/// whose parsers refuse a backslash (DateTime, Guid, base64, Int64 digits): a
+/// parse of this text that succeeds read no escape, and one that fails is
+/// tried again on the unescaped text (string_value).
+inline bool raw_string_text(od::value& v, std::string_view& out) noexcept {
   std::string_view tok = v.raw_json_token();  // '"' ... '"' and any whitespace up to the next token
-  if (tok.size() < 2 || tok.front() != '"' || has_backslash(tok.data(), tok.size())) return false;
+  if (tok.size() < 2 || tok.front() != '"') return false;
   while (tok.size() > 1 && tok.back() != '"') tok.remove_suffix(1);
   if (tok.size() < 2) return false;
   out = tok.substr(1, tok.size() - 2);
   return true;
+}
+
+/// A string value with no escape sequence, as a view of the input document
+/// between its quotes; false (nothing read) for any other value.
+inline bool plain_string(od::value& v, std::string_view& out) noexcept {
+  return raw_string_text(v, out) && !has_backslash(out.data(), out.size());
+}
+
+/// `dst = ` a string value with no escape sequence, copied out of the
+/// document in the same pass that looks for backslashes (no separate scan,
+/// and no call to std::string's append); `dst`'s storage is reused. False for
+/// any other value: `dst` then holds unspecified text, and the caller
+/// overwrites it the slow way (string_value).
+inline bool copy_plain_string(od::value& v, std::string& dst) {
+  std::string_view text;
+  if (!raw_string_text(v, text)) return false;
+  const std::size_t n = text.size();
+  if (dst.size() < n) {
+    // Growing: scan, then append (a resize would first zero-fill the growth).
+    if (has_backslash(text.data(), n)) return false;
+    overwrite(dst, text);
+    return true;
+  }
+  dst.resize(n);  // shrinks: no allocation, no fill
+#if defined(__SSE2__)
+  const char* p = text.data();
+  char* d = &dst[0];
+  const __m128i bs = _mm_set1_epi8('\\');
+  if (n < 16) {
+    // One load (the document is padded: reading past the text stays inside
+    // it), bits past the text masked off; the copy in two overlapping moves.
+    if (byte_mask16(p, '\\') & ((1u << n) - 1)) return false;
+    if (n >= 8) {
+      std::memcpy(d, p, 8);
+      std::memcpy(d + n - 8, p + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(d, p, 4);
+      std::memcpy(d + n - 4, p + n - 4, 4);
+    } else if (n > 0) {
+      d[0] = p[0];
+      d[n / 2] = p[n / 2];
+      d[n - 1] = p[n - 1];
+    }
+    return true;
+  }
+  // 16 bytes at a time, the last block overlapping the one before it: no
+  // write past the string's end.
+  __m128i seen = _mm_setzero_si128();
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    seen = _mm_or_si128(seen, _mm_cmpeq_epi8(x, bs));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), x);
+  }
+  if (i < n) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
+    seen = _mm_or_si128(seen, _mm_cmpeq_epi8(x, bs));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + n - 16), x);
+  }
+  return _mm_movemask_epi8(seen) == 0;
+#else
+  if (std::memchr(text.data(), '\\', n)) return false;
+  if (n) std::memcpy(&dst[0], text.data(), n);
+  return true;
+#endif
 }
 
 /// A string value read in place when it has no escape sequence (no
@@ -361,7 +463,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
     property& p = props[n++];
     // Entities of one page mostly repeat their names in order: an equal name
     // is left as it is (comparing costs less than assigning).
-    if (p.name != name) overwrite(p.name, name);
+    if (!same_text(p.name, name)) overwrite(p.name, name);
     return p.value;
   };
   e.partition_key.clear();
@@ -388,10 +490,13 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
     if (key.size() > suffix_len && key.back() == 'e' &&
         std::memcmp(key.data() + key.size() - suffix_len, "@odata.type", suffix_len) == 0) {
       std::string_view tn;
-      if (string_value(v, tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
+      // (A type name as written first: no known name holds a backslash.)
+      std::optional<edm> t;
+      if (raw_string_text(v, tn)) t = edm_from_name(tn);
+      if (!t && string_value(v, tn)) return bad_json("annotation '" + std::string(key) + "' is not a string");
       std::string_view pname = key.substr(0, key.size() - suffix_len);
       if (name_is(pname, "Timestamp")) continue;
-      auto t = edm_from_name(tn);
+      if (!t) t = edm_from_name(tn);
       if (!t) return bad_json("property '" + std::string(pname) + "': unknown type " + std::string(tn.substr(0, 32)));
       // Convert a value that came before its annotation.
       for (auto it = waiting.begin(); it != waiting.end(); ++it) {
@@ -427,6 +532,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
     const int system = name_is(key, "PartitionKey") ? 1 : name_is(key, "RowKey") ? 2 : name_is(key, "Timestamp") ? 3 : 0;
     if (system) {
       std::string_view s;
+      if (system != 3 && copy_plain_string(v, system == 1 ? e.partition_key : e.row_key)) continue;
       if (jt != od::json_type::string || string_value(v, s)) return bad_json(std::string(key) + " is not a string");
       if (system == 1) overwrite(e.partition_key, s);
       else if (system == 2) overwrite(e.row_key, s);
@@ -435,16 +541,28 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
     }
     std::optional<edm> annotated;
     for (auto& note : notes)
-      if (note.name == key) annotated = note.type;
+      if (same_text(note.name, key)) annotated = note.type;
     switch (jt) {
       case od::json_type::string: {
         std::string_view s;
-        if (string_value(v, s)) return bad_json("bad string for '" + std::string(key) + "'");
-        if (annotated) {
-          if (auto err = convert_string(key, s, *annotated, slot(key))) return err;
-        } else {
-          overwrite(value_access::string_slot(slot(key)), s);
-          waiting.emplace_back().index = n - 1;
+        value& out = slot(key);
+        if (!annotated || *annotated == edm::string) {
+          // Copied as it is scanned for escapes; one with escapes unescaped.
+          std::string& text = value_access::string_slot(out);
+          if (!copy_plain_string(v, text)) {
+            if (v.get_string().get(s)) return bad_json("bad string for '" + std::string(key) + "'");
+            overwrite(text, s);
+          }
+          if (!annotated) waiting.emplace_back().index = n - 1;
+        } else if (*annotated == edm::double_) {
+          if (string_value(v, s)) return bad_json("bad string for '" + std::string(key) + "'");
+          if (auto err = convert_string(key, s, *annotated, out)) return err;
+        } else if (!raw_string_text(v, s) || !convert_text(s, *annotated, out)) {
+          // Int64, DateTime, Guid and Binary text as written first: their
+          // parsers refuse a backslash, so only text with escapes fails here
+          // and is read again unescaped.
+          if (string_value(v, s)) return bad_json("bad string for '" + std::string(key) + "'");
+          if (auto err = convert_string(key, s, *annotated, out)) return err;
         }
         break;
       }

@@ -201,15 +201,20 @@ inline std::optional<std::string> base64url_decode(std::string_view s) {
 class typed_reader {
  public:
   typed_reader(const entity_schema& s, bool minimal)
-      : s_(s), minimal_(minimal), state_(s.size), pending_(s.size), words_(s.size) {
+      : s_(s), minimal_(minimal), words_(s.size) {
     for (std::size_t i = 0; i < s.size; ++i) words_[i] = words_of(s.fields[i].name);
+    quoted_.reserve(s.size + 1);
+    for (std::size_t i = 0; i < s.size; ++i) quoted_.push_back(quoted_of(s.fields[i].name));
+    quoted_.push_back(quoted_name{});  // past the last member: matches no key
+    bits_.resize((s.size + 63) / 64);
+    for (auto& b : bits_) b.all = ~std::uint64_t(0);
+    if (s.size % 64) bits_.back().all = (std::uint64_t(1) << (s.size % 64)) - 1;
   }
 
   /// Overwrites every member of `out` (which may hold an earlier entity:
   /// strings keep their storage).
   std::optional<error> read(od::object obj, void* out) {
-    std::fill(state_.begin(), state_.end(), std::uint8_t(0));
-    std::fill(pending_.begin(), pending_.end(), std::uint8_t(0));
+    for (auto& b : bits_) b.read = b.unconfirmed = b.annotated = 0;
     s_.partition_key(out)->clear();
     s_.row_key(out)->clear();
     if (s_.etag) edm_access::text(*s_.etag(out)).clear();
@@ -237,14 +242,19 @@ class typed_reader {
       }
       if (!read_field(idx, field.value(), out, failed_)) return failure(idx, field.value(), failed_);
     }
+    // Usually every member was read and none waits for its annotation: one
+    // compare per 64 members, no walk over them.
+    bool complete = true;
+    for (const auto& b : bits_) complete &= b.read == b.all && b.unconfirmed == 0;
+    if (complete) return std::nullopt;
     for (std::size_t i = 0; i < s_.size; ++i) {
       const field_info& f = s_.fields[i];
-      if (state_[i] == 0) {
+      if (!test(&member_bits::read, i)) {
         if (!f.optional)
           return mapping_error(f.name, "is missing from the stored entity (map it to a std::optional member to "
                                        "allow that)");
         f.reset(out);
-      } else if (state_[i] == needs_annotation) {
+      } else if (test(&member_bits::unconfirmed, i)) {
         return type_mismatch(f, edm::string);
       }
     }
@@ -253,8 +263,27 @@ class typed_reader {
 
  private:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-  static constexpr std::uint8_t done = 1;
-  static constexpr std::uint8_t needs_annotation = 2;
+
+  /// Members 64w to 64w + 63, one bit each (see bits_).
+  struct member_bits {
+    std::uint64_t read = 0, unconfirmed = 0, annotated = 0, all = 0;
+  };
+  /// Bit `i` of one of member_bits' sets (`which`).
+  bool test(std::uint64_t member_bits::*which, std::size_t i) const noexcept {
+    return (bits_[i >> 6].*which >> (i & 63)) & 1;
+  }
+  void set(std::uint64_t member_bits::*which, std::size_t i) noexcept {
+    bits_[i >> 6].*which |= std::uint64_t(1) << (i & 63);
+  }
+  void unset(std::uint64_t member_bits::*which, std::size_t i) noexcept {
+    bits_[i >> 6].*which &= ~(std::uint64_t(1) << (i & 63));
+  }
+  /// Member `idx` was read; `confirm`: from a string form that its annotation,
+  /// not seen yet, must still confirm (minimalmetadata).
+  void mark_read(std::size_t idx, bool confirm) noexcept {
+    set(&member_bits::read, idx);
+    if (confirm) set(&member_bits::unconfirmed, idx);
+  }
 
   /// A name as two words and its length: names of up to 16 bytes compare
   /// exactly with three integer compares; longer ones also compare bytes.
@@ -264,6 +293,27 @@ class typed_reader {
     std::uint64_t m1 = 0, m2 = 0;  ///< which bits of the two words the first 16 bytes fill
     bool operator==(const name_words& o) const noexcept { return w1 == o.w1 && w2 == o.w2 && n == o.n; }
   };
+  /// A name of up to 15 bytes and its closing quote, as two masked words: a
+  /// key is that name when the 16 bytes at its start match under the masks
+  /// (no length check, no separate look at the quote). Longer names, and the
+  /// value-initialised entry after the last member, match no key (a zero
+  /// mask against a word that is not zero).
+  struct quoted_name {
+    std::uint64_t w1 = 1, m1 = 0, w2 = 0, m2 = 0;
+  };
+  static quoted_name quoted_of(std::string_view s) noexcept {
+    if (s.size() > 15) return quoted_name{};
+    char buf[16] = {};
+    std::memcpy(buf, s.data(), s.size());
+    buf[s.size()] = '"';
+    const name_words k = words_at(buf, s.size() + 1);
+    quoted_name q;
+    q.w1 = k.w1;
+    q.m1 = k.m1;
+    q.w2 = k.w2;
+    q.m2 = k.m2;
+    return q;
+  }
   /// A mapped name's words (once per reader): zero-padded, then loaded.
   static name_words words_of(std::string_view s) noexcept {
     char buf[16] = {};
@@ -286,9 +336,11 @@ class typed_reader {
   }
   /// PartitionKey (`pk`) or RowKey: a string, read into its member.
   std::optional<error> read_key(bool pk, od::value& v, void* out) {
+    std::string& key = *(pk ? s_.partition_key(out) : s_.row_key(out));
+    if (copy_plain_string(v, key)) return std::nullopt;
     std::string_view sv;
     if (string_value(v, sv)) return bad_json(std::string(pk ? "PartitionKey" : "RowKey") + " is not a string");
-    overwrite(*(pk ? s_.partition_key(out) : s_.row_key(out)), sv);
+    overwrite(key, sv);
     return std::nullopt;
   }
 
@@ -301,8 +353,8 @@ class typed_reader {
     auto t = edm_from_name(tn);
     if (!t) return bad_json("property '" + std::string(s_.fields[i].name) + "': unknown type " + std::string(tn.substr(0, 32)));
     if (!fits(s_.fields[i].kind, *t)) return type_mismatch(s_.fields[i], *t);
-    if (state_[i] == 0) pending_[i] = static_cast<std::uint8_t>(static_cast<int>(*t) + 1);
-    else if (state_[i] == needs_annotation) state_[i] = done;
+    if (!test(&member_bits::read, i)) set(&member_bits::annotated, i);
+    else unset(&member_bits::unconfirmed, i);
     return std::nullopt;
   }
 
@@ -361,9 +413,11 @@ class typed_reader {
   /// after. A name holds no quote and no backslash, so a match means the key
   /// is exactly the name, with no escape; no scan for the key's end is needed.
   /// Everything read lies within 17 bytes of `p`, inside the padding.
-  bool next_name_at(const char* p) const noexcept { return hint_ < s_.size && at(p, words_[hint_]); }
-  /// Whether the key text at `p` is the name `m` (of up to 16 bytes) followed by its closing quote.
-  static bool at(const char* p, const name_words& m) noexcept { return starts_with(p, m) && p[m.n] == '"'; }
+  bool next_name_at(const char* p) const noexcept { return at(p, quoted_[hint_]); }
+  /// Whether the key text at `p` is the name of `q` followed by its closing quote.
+  static bool at(const char* p, const quoted_name& q) noexcept {
+    return ((load8(p) & q.m1) == q.w1) & ((load8(p + 8) & q.m2) == q.w2);
+  }
   /// Whether the text at `p` (16 bytes readable) begins with the name `m` of
   /// up to 16 bytes: its two words under the name's masks.
   static bool starts_with(const char* p, const name_words& m) noexcept {
@@ -426,7 +480,7 @@ class typed_reader {
     const std::string name(f.name);
     // A string form that does not parse is the member's error when an
     // annotation named the type; otherwise the value is of another type.
-    const bool typed = minimal_ && pending_[idx] != 0;
+    const bool typed = minimal_ && test(&member_bits::annotated, idx);
     switch (r.w) {
       case why::bad_value: return bad_json("bad value for '" + name + "'");
       case why::null_member: return mapping_error(f.name, "is null, and the member is not a std::optional");
@@ -468,13 +522,22 @@ class typed_reader {
 #endif
   bool read_field(std::size_t idx, od::value& v, void* out, failed_read& r) {
     const field_info& f = s_.fields[idx];
+    // Without an annotation yet, a string form (Int64, DateTime, Guid, Binary,
+    // special Double) read with metadata must still be confirmed by one.
+    const bool provisional = minimal_ && !test(&member_bits::annotated, idx);
+    // The common cases first, without asking the value's type: a string
+    // member and a string value with no escape, copied as it is scanned; a
+    // DateTime, Guid or Binary member whose text as written parses (it then
+    // held no escape: the parsers refuse a backslash).
     if (f.kind == field_kind::string) {
-      // The common case first, without asking the value's type: a string
-      // member and a string value with no escape.
+      if (copy_plain_string(v, *static_cast<std::string*>(f.target(out)))) {
+        mark_read(idx, false);
+        return true;
+      }
+    } else if (f.kind == field_kind::datetime || f.kind == field_kind::guid || f.kind == field_kind::binary) {
       std::string_view text;
-      if (plain_string(v, text)) {
-        overwrite(*static_cast<std::string*>(f.target(out)), text);
-        state_[idx] = done;
+      if (raw_string_text(v, text) && parse_text(f, text, out)) {
+        mark_read(idx, provisional);
         return true;
       }
     }
@@ -483,19 +546,19 @@ class typed_reader {
     if (jt == od::json_type::null) {
       if (!f.optional) return r.w = why::null_member, false;
       f.reset(out);
-      state_[idx] = done;
+      mark_read(idx, false);
       return true;
     }
-    // Without an annotation yet, a string form (Int64, DateTime, Guid, Binary,
-    // special Double) read with metadata must still be confirmed by one.
-    const bool provisional = minimal_ && pending_[idx] == 0;
     bool confirm = false;
     std::string_view& sv = r.text;
     switch (f.kind) {
       case field_kind::string:
       case field_kind::enum_string: {
         if (jt != od::json_type::string) return r.w = why::wrong_type, false;
-        if (string_value(v, sv)) return r.w = why::bad_string, false;
+        // (A string member's value has an escape: copy_plain_string above
+        // refused it, so it is unescaped without looking for one again.)
+        if (f.kind == field_kind::string ? v.get_string().get(sv) : string_value(v, sv))
+          return r.w = why::bad_string, false;
         if (f.kind == field_kind::string) overwrite(*static_cast<std::string*>(f.target(out)), sv);
         else if (!f.enum_from_string(f.target(out), sv)) return r.w = why::enum_name, false;
         break;
@@ -551,29 +614,41 @@ class typed_reader {
       case field_kind::binary: {
         if (jt != od::json_type::string) return r.w = why::wrong_type, false;
         if (string_value(v, sv)) return r.w = why::bad_string, false;
-        if (f.kind == field_kind::datetime) {
-          if (!parse_iso8601_to(sv, *static_cast<datetime*>(f.target(out)))) return r.w = why::datetime_text, false;
-        } else if (f.kind == field_kind::guid) {
-          if (!edm_access::parse_guid(sv, *static_cast<guid*>(f.target(out)))) return r.w = why::guid_text, false;
-        } else if (!base64_decode_to(sv, *static_cast<binary*>(f.target(out)))) {
-          return r.w = why::binary_text, false;
+        if (!parse_text(f, sv, out)) {
+          r.w = f.kind == field_kind::datetime ? why::datetime_text
+                : f.kind == field_kind::guid ? why::guid_text
+                                             : why::binary_text;
+          return false;
         }
         confirm = provisional;
         break;
       }
     }
-    state_[idx] = confirm ? needs_annotation : done;
+    mark_read(idx, confirm);
     return true;
+  }
+
+  /// Parses the text of a DateTime, Guid or Binary member into it.
+  static bool parse_text(const field_info& f, std::string_view text, void* out) {
+    switch (f.kind) {
+      case field_kind::datetime: return parse_iso8601_to(text, *static_cast<datetime*>(f.target(out)));
+      case field_kind::guid: return edm_access::parse_guid(text, *static_cast<guid*>(f.target(out)));
+      default: return base64_decode_to(text, *static_cast<binary*>(f.target(out)));
+    }
   }
 
   const entity_schema& s_;
   bool minimal_;
   failed_read failed_;  ///< filled only when a read fails
-  std::vector<std::uint8_t> state_;
-  std::vector<std::uint8_t> pending_;
+  // Per member, cleared per entity: read; read from a string form that awaits
+  // its annotation; annotated before its value came. `all` has every
+  // member's bit. (Sets of one struct per 64 members: clearing them is a few
+  // stores, not three fills.)
+  std::vector<member_bits> bits_;
   std::vector<name_words> words_;
-  const name_words pk_words_ = words_of("PartitionKey");
-  const name_words rk_words_ = words_of("RowKey");
+  std::vector<quoted_name> quoted_;  ///< per member, and one past the last
+  const quoted_name pk_words_ = quoted_of("PartitionKey");
+  const quoted_name rk_words_ = quoted_of("RowKey");
   std::size_t hint_ = 0;
 };
 
