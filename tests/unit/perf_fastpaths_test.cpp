@@ -897,3 +897,28 @@ TEST_CASE("fast paths: a struct of more than 64 members: missing, optional and a
   CHECK(err->message.find("'F67'") != std::string::npos);
   CHECK_FALSE(decode(page(-1, true, ",\"F67@odata.type\":\"Edm.Int32\""), true, out));
 }
+
+TEST_CASE("fast paths: the dynamic reader unescapes typed text and type names that its first parse refused") {
+  std::string body =
+      "{\"PartitionKey\":\"p\\u0031\",\"RowKey\":\"r\",\"N@odata.type\":\"Edm.Int\\u00364\",\"N\":\"1\\u0032\","
+      "\"W@odata.type\":\"Edm.DateTime\",\"W\":\"2026-01-02T03:04:05\\u005a\","
+      "\"G@odata.type\":\"Edm.Guid\",\"G\":\"c9da6455\\u002d213d-42c9-9a79-3e9149a57833\","
+      "\"B@odata.type\":\"Edm.Binary\",\"B\":\"AQID\\/w==\",\"S\":\"a\\\"b\",\"T\":\"plain\"}";
+  auto e = az::detail::parse_entity(body);
+  REQUIRE(e);
+  CHECK(e->partition_key == "p1");
+  CHECK(*e->get("N")->as_int64() == 12);
+  az::datetime want{};
+  REQUIRE(az::detail::parse_iso8601_to("2026-01-02T03:04:05Z", want));
+  CHECK(*e->get("W")->as_datetime() == want);
+  CHECK(e->get("G")->as_guid()->to_string() == "c9da6455-213d-42c9-9a79-3e9149a57833");
+  CHECK(*e->get("B")->as_binary() == az::binary{1, 2, 3, 255});
+  CHECK(*e->get("S")->as_string() == "a\"b");
+  CHECK(*e->get("T")->as_string() == "plain");
+  // Still wrong once unescaped: the property's error.
+  std::string bad = "{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"W@odata.type\":\"Edm.DateTime\",\"W\":\"2026\\u002d13-02T03:04:05Z\"}";
+  auto err = az::detail::parse_entity(bad);
+  REQUIRE_FALSE(err);
+  CHECK(err.error().message.find("'W'") != std::string::npos);
+  CHECK(err.error().message.find("ISO 8601") != std::string::npos);
+}
