@@ -1,3 +1,3 @@
-// The library's non-template definitions, compiled once for all test programs
-// (tests/CMakeLists.txt defines AZTABLES_SEPARATE_COMPILATION for them).
+// The library's non-template definitions, compiled once for the test programs
+// and for the fuzz targets (their CMake files define AZTABLES_SEPARATE_COMPILATION).
 #include <aztables/src.hpp>

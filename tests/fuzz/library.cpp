@@ -1,2 +1,0 @@
-// The library's non-template definitions, compiled once for all fuzz targets.
-#include <aztables/src.hpp>
