@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
 #include <chrono>
 #include <limits>
@@ -903,7 +904,8 @@ TEST_CASE("fast paths: the dynamic reader unescapes typed text and type names th
       "{\"PartitionKey\":\"p\\u0031\",\"RowKey\":\"r\",\"N@odata.type\":\"Edm.Int\\u00364\",\"N\":\"1\\u0032\","
       "\"W@odata.type\":\"Edm.DateTime\",\"W\":\"2026-01-02T03:04:05\\u005a\","
       "\"G@odata.type\":\"Edm.Guid\",\"G\":\"c9da6455\\u002d213d-42c9-9a79-3e9149a57833\","
-      "\"B@odata.type\":\"Edm.Binary\",\"B\":\"AQID\\/w==\",\"S\":\"a\\\"b\",\"T\":\"plain\"}";
+      "\"B@odata.type\":\"Edm.Binary\",\"B\":\"AQID\\/w==\",\"S\":\"a\\\"b\",\"T\":\"plain\","
+      "\"D@odata.type\":\"Edm.Double\",\"D\":\"N\\u0061N\",\"E@odata.type\":\"Edm.Double\",\"E\":\"-Infinity\"}";
   auto e = az::detail::parse_entity(body);
   REQUIRE(e);
   CHECK(e->partition_key == "p1");
@@ -915,6 +917,8 @@ TEST_CASE("fast paths: the dynamic reader unescapes typed text and type names th
   CHECK(*e->get("B")->as_binary() == az::binary{1, 2, 3, 255});
   CHECK(*e->get("S")->as_string() == "a\"b");
   CHECK(*e->get("T")->as_string() == "plain");
+  CHECK(std::isnan(*e->get("D")->as_double()));
+  CHECK(*e->get("E")->as_double() == -std::numeric_limits<double>::infinity());
   // Still wrong once unescaped: the property's error.
   std::string bad = "{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"W@odata.type\":\"Edm.DateTime\",\"W\":\"2026\\u002d13-02T03:04:05Z\"}";
   auto err = az::detail::parse_entity(bad);

@@ -554,13 +554,10 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
             overwrite(text, s);
           }
           if (!annotated) waiting.emplace_back().index = n - 1;
-        } else if (*annotated == edm::double_) {
-          if (string_value(v, s)) return bad_json("bad string for '" + std::string(key) + "'");
-          if (auto err = convert_string(key, s, *annotated, out)) return err;
         } else if (!raw_string_text(v, s) || !convert_text(s, *annotated, out)) {
-          // Int64, DateTime, Guid and Binary text as written first: their
-          // parsers refuse a backslash, so only text with escapes fails here
-          // and is read again unescaped.
+          // Text of any other type as written first: none of its forms holds
+          // a backslash, so only text with escapes fails here and is read
+          // again unescaped.
           if (string_value(v, s)) return bad_json("bad string for '" + std::string(key) + "'");
           if (auto err = convert_string(key, s, *annotated, out)) return err;
         }

@@ -229,7 +229,7 @@ class typed_reader {
       const char* key_text = reinterpret_cast<const char*>(field.key().raw());
       if (next_name_at(key_text)) {
         idx = hint_++;
-      } else if (const bool pk = at(key_text, pk_words_); pk || at(key_text, rk_words_)) {
+      } else if (const bool pk = at(key_text, pk_name_); pk || at(key_text, rk_name_)) {
         // PartitionKey and RowKey, recognised the same way.
         if (auto e = read_key(pk, field.value(), out)) return e;
         continue;
@@ -307,12 +307,7 @@ class typed_reader {
     std::memcpy(buf, s.data(), s.size());
     buf[s.size()] = '"';
     const name_words k = words_at(buf, s.size() + 1);
-    quoted_name q;
-    q.w1 = k.w1;
-    q.m1 = k.m1;
-    q.w2 = k.w2;
-    q.m2 = k.m2;
-    return q;
+    return quoted_name{k.w1, k.m1, k.w2, k.m2};
   }
   /// A mapped name's words (once per reader): zero-padded, then loaded.
   static name_words words_of(std::string_view s) noexcept {
@@ -408,11 +403,11 @@ class typed_reader {
   }
 
   /// Whether the key whose text starts at `p` (in the padded document, just
-  /// past its opening quote) is the next mapped name, for names of up to 16
-  /// bytes: its bytes under the name's masks, then the closing quote right
-  /// after. A name holds no quote and no backslash, so a match means the key
-  /// is exactly the name, with no escape; no scan for the key's end is needed.
-  /// Everything read lies within 17 bytes of `p`, inside the padding.
+  /// past its opening quote) is the next mapped name, for names of up to 15
+  /// bytes: the name and its closing quote under their masks (quoted_name). A
+  /// name holds no quote and no backslash, so a match means the key is
+  /// exactly the name, with no escape; no scan for the key's end is needed.
+  /// Everything read lies within 16 bytes of `p`, inside the padding.
   bool next_name_at(const char* p) const noexcept { return at(p, quoted_[hint_]); }
   /// Whether the key text at `p` is the name of `q` followed by its closing quote.
   static bool at(const char* p, const quoted_name& q) noexcept {
@@ -647,8 +642,8 @@ class typed_reader {
   std::vector<member_bits> bits_;
   std::vector<name_words> words_;
   std::vector<quoted_name> quoted_;  ///< per member, and one past the last
-  const quoted_name pk_words_ = quoted_of("PartitionKey");
-  const quoted_name rk_words_ = quoted_of("RowKey");
+  const quoted_name pk_name_ = quoted_of("PartitionKey");
+  const quoted_name rk_name_ = quoted_of("RowKey");
   std::size_t hint_ = 0;
 };
 
