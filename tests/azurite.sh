@@ -4,7 +4,8 @@
 # Usage (executed):
 #   tests/azurite.sh start STATE_DIR   # start on a free 127.0.0.1 port, print the port
 #   tests/azurite.sh stop  STATE_DIR   # stop the instance recorded in STATE_DIR
-#   tests/azurite.sh env   STATE_DIR   # print `export AZTABLES_TEST_*=...` lines (eval them)
+#   tests/azurite.sh env   STATE_DIR   # print `export AZTABLES_TEST_*=...` lines (eval them):
+#                                      # connection string, endpoint, Azurite's pid
 #   tests/azurite.sh port  STATE_DIR   # print the recorded port
 #   tests/azurite.sh status STATE_DIR  # exit 0 if that instance is running
 #
@@ -232,6 +233,10 @@ azurite_env() {
     printf "export AZTABLES_TEST_CONNECTION_STRING='DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;TableEndpoint=%s;'\n" \
         "$AZURITE_ACCOUNT_NAME" "$AZURITE_ACCOUNT_KEY" "$endpoint"
     printf 'export AZTABLES_TEST_ENDPOINT=%s\n' "$endpoint"
+    # The node process (benchmark row 6d reads its JavaScript thread's CPU time).
+    local pid; pid="$(cat "$state/azurite.pid" 2>/dev/null)" || pid=""
+    [[ "$pid" =~ ^[0-9]+$ ]] && printf 'export AZTABLES_TEST_AZURITE_PID=%s\n' "$pid"
+    return 0
 }
 
 _azurite_main() {

@@ -64,7 +64,7 @@ if ((AZURITE && wants_row6)); then
         AZ_STATE=""
     fi
 else
-    unset AZTABLES_TEST_CONNECTION_STRING
+    unset AZTABLES_TEST_CONNECTION_STRING AZTABLES_TEST_AZURITE_PID
 fi
 
 echo "==> run"
