@@ -430,10 +430,31 @@ inline void append_json_double(std::string& out, double d) {
   if (out.find_first_of(".eE", start) == std::string::npos) out += ".0";
 }
 
+// The service's size formula: an entity is 4 bytes, plus 2 per UTF-16 code
+// unit of its PartitionKey and RowKey, plus per property 8 bytes, 2 per code
+// unit of its name, and its value's size: 4 + 2 per code unit for a String,
+// 4 + its length for Binary, a fixed size for the other types.
+
+/// Size of a String value of `utf16_units` code units.
+inline constexpr std::size_t string_value_size(std::size_t utf16_units) noexcept { return 4 + 2 * utf16_units; }
+
+/// Size of a property whose name has `name_units` code units, holding a value of `value_size` bytes.
+inline constexpr std::size_t property_size(std::size_t name_units, std::size_t value_size) noexcept {
+  return 8 + 2 * name_units + value_size;
+}
+
+/// The String length rule for property `name`, given its value's UTF-16 code units.
+inline std::optional<error> check_string_units(std::string_view name, std::size_t utf16_units) {
+  if (utf16_units <= max_string_utf16_units) return std::nullopt;
+  return error::invalid_argument("property '" + std::string(name) + "'", "String value is " +
+                                                                          std::to_string(utf16_units) +
+                                                                          " UTF-16 code units; the limit is 32768 (64 KiB)");
+}
+
 /// The service's size formula for one value.
 inline std::size_t value_size(const value& v) noexcept {
   switch (v.type()) {
-    case edm::string: return 4 + 2 * scan_utf8_text(*v.as_string()).utf16_units;
+    case edm::string: return string_value_size(scan_utf8_text(*v.as_string()).utf16_units);
     case edm::binary: return 4 + v.as_binary()->size();
     case edm::boolean: return 1;
     case edm::datetime: return 8;
@@ -450,32 +471,30 @@ inline std::optional<error> check_property(std::string_view name, const value& v
   std::size_t name_units = 0;
   if (auto e = check_property_name(name, &name_units)) return e;
   auto fail = [&](const std::string& rule) { return error::invalid_argument("property '" + std::string(name) + "'", rule); };
-  std::size_t units = 0;
+  std::size_t bytes = 0;
   switch (v.type()) {
     case edm::string: {
       utf8_scan sc = scan_utf8_text(*v.as_string());
       if (!sc.valid) return fail("String value is not valid UTF-8");
-      if (sc.utf16_units > max_string_utf16_units)
-        return fail("String value is " + std::to_string(sc.utf16_units) +
-                    " UTF-16 code units; the limit is 32768 (64 KiB)");
-      units = 4 + 2 * sc.utf16_units;
+      if (auto e = check_string_units(name, sc.utf16_units)) return e;
+      bytes = string_value_size(sc.utf16_units);
       break;
     }
     case edm::binary:
       if (v.as_binary()->size() > max_binary_bytes)
         return fail("Binary value is " + std::to_string(v.as_binary()->size()) + " bytes; the limit is 65536 (64 KiB)");
-      units = 4 + v.as_binary()->size();
+      bytes = value_size(v);
       break;
     case edm::datetime: {
       auto t = v.as_datetime()->time_since_epoch().count();
       if (t < min_datetime_ticks || t > max_datetime_ticks)
         return fail("DateTime is outside the service's range 1601-01-01 to 9999-12-31 (UTC)");
-      units = 8;
+      bytes = value_size(v);
       break;
     }
-    default: units = value_size(v);
+    default: bytes = value_size(v);
   }
-  if (size_out) *size_out = 8 + 2 * name_units + units;
+  if (size_out) *size_out = property_size(name_units, bytes);
   return std::nullopt;
 }
 
@@ -638,7 +657,7 @@ inline std::optional<error> append_entity_json(std::string& out, const entity& e
     return error::invalid_argument("entity", "has " + std::to_string(e.size() + 3) +
                                                  " properties including PartitionKey, RowKey and Timestamp; the "
                                                  "limit is 255");
-  std::size_t total = 4 + 2 * (scan_utf8(e.partition_key).utf16_units + scan_utf8(e.row_key).utf16_units);
+  std::size_t total = 4 + 2 * (scan_utf8(e.partition_key).utf16_units + scan_utf8(e.row_key).utf16_units);  // the size formula above
   out.reserve(out.size() + entity_json_size_estimate(e));
   out += "{\"PartitionKey\":";
   append_json_string(out, e.partition_key);
@@ -679,10 +698,8 @@ inline std::optional<error> append_entity_json(std::string& out, const entity& e
       std::size_t units = 0;
       if (!append_json_string_measured(out, *str, units))
         return error::invalid_argument("property '" + name + "'", "String value is not valid UTF-8");
-      if (units > max_string_utf16_units)
-        return error::invalid_argument("property '" + name + "'", "String value is " + std::to_string(units) +
-                                                                   " UTF-16 code units; the limit is 32768 (64 KiB)");
-      sz = 8 + 2 * name_units + 4 + 2 * units;
+      if (auto err = check_string_units(name, units)) return err;
+      sz = property_size(name_units, string_value_size(units));
     } else {
       append_property_json(out, name, v);
     }
