@@ -443,9 +443,10 @@ inline constexpr std::size_t property_size(std::size_t name_units, std::size_t v
   return 8 + 2 * name_units + value_size;
 }
 
-/// The String length rule for property `name`, given its value's UTF-16 code units.
-inline std::optional<error> check_string_units(std::string_view name, std::size_t utf16_units) {
-  if (utf16_units <= max_string_utf16_units) return std::nullopt;
+/// The error for a String value of property `name` over the length limit
+/// (callers compare with max_string_utf16_units themselves: the check stays
+/// inline on the write path).
+inline error string_too_long(std::string_view name, std::size_t utf16_units) {
   return error::invalid_argument("property '" + std::string(name) + "'", "String value is " +
                                                                           std::to_string(utf16_units) +
                                                                           " UTF-16 code units; the limit is 32768 (64 KiB)");
@@ -476,7 +477,7 @@ inline std::optional<error> check_property(std::string_view name, const value& v
     case edm::string: {
       utf8_scan sc = scan_utf8_text(*v.as_string());
       if (!sc.valid) return fail("String value is not valid UTF-8");
-      if (auto e = check_string_units(name, sc.utf16_units)) return e;
+      if (sc.utf16_units > max_string_utf16_units) return string_too_long(name, sc.utf16_units);
       bytes = string_value_size(sc.utf16_units);
       break;
     }
@@ -698,7 +699,7 @@ inline std::optional<error> append_entity_json(std::string& out, const entity& e
       std::size_t units = 0;
       if (!append_json_string_measured(out, *str, units))
         return error::invalid_argument("property '" + name + "'", "String value is not valid UTF-8");
-      if (auto err = check_string_units(name, units)) return err;
+      if (units > max_string_utf16_units) return string_too_long(name, units);
       sz = property_size(name_units, string_value_size(units));
     } else {
       append_property_json(out, name, v);
