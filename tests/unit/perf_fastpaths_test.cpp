@@ -300,6 +300,21 @@ std::string random_text(std::mt19937_64& rng) {
   return s;
 }
 
+/// One query page through decode_page as the pager reads it (every item, from
+/// the first) into `out`: typed by `schema`, or dynamic entities when it is
+/// null. The body is the decoder's own copy, with no spare capacity (the
+/// decoder adds the padding; nothing lies after the text). On success `out`
+/// holds exactly the items delivered.
+template <class T>
+std::optional<az::error> decode(std::string body, simdjson::ondemand::parser& parser,
+                                const az::detail::entity_schema* schema, bool minimal, std::vector<T>& out) {
+  body.shrink_to_fit();
+  std::size_t total = 0, delivered = 0;
+  auto err = az::detail::decode_page(body, parser, schema, minimal, &out, 0, 100, total, delivered);
+  if (!err) CHECK(out.size() == delivered);
+  return err;
+}
+
 }  // namespace
 
 TEST_CASE("fast paths: block-scanning JSON string writer and UTF-8 scans agree with byte-at-a-time references") {
@@ -484,11 +499,9 @@ TEST_CASE("fast paths: keys and strings read in place, escapes and whitespace ha
                      " \"Note\" : \"last\\\\\" } ] }";
   const auto& schema = az::detail::schema_of<fast_item>();
   for (bool minimal : {true, false}) {
-    std::string copy = body;
     simdjson::ondemand::parser parser;
     std::vector<fast_item> out;
-    std::size_t total = 0, delivered = 0;
-    auto err = az::detail::decode_page(copy, parser, &schema, minimal, &out, 0, 100, total, delivered);
+    auto err = decode(body, parser, &schema, minimal, out);
     INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
     REQUIRE_FALSE(err);
     REQUIRE(out.size() == 2);
@@ -502,9 +515,8 @@ TEST_CASE("fast paths: keys and strings read in place, escapes and whitespace ha
     CHECK(out[1].id == out[0].id);
     CHECK(out[1].note == std::optional<std::string>("last\\"));
     // The dynamic reader over the same page.
-    std::string copy2 = body;
     std::vector<az::entity> dyn;
-    err = az::detail::decode_page(copy2, parser, nullptr, minimal, &dyn, 0, 100, total, delivered);
+    err = decode(body, parser, nullptr, minimal, dyn);
     REQUIRE_FALSE(err);
     REQUIRE(dyn.size() == 2);
     CHECK(*dyn[0].get("Text")->as_string() == "a\"b\xc3\xa9");
@@ -558,11 +570,8 @@ TEST_CASE("fast paths: the next mapped name matched on the document's bytes, and
   const auto& schema = az::detail::schema_of<name_item>();
   simdjson::ondemand::parser parser;
   for (bool minimal : {false, true}) {
-    std::string copy = body;
-    copy.shrink_to_fit();  // the padding is added by the decoder, nothing after the text
     std::vector<name_item> out;
-    std::size_t total = 0, delivered = 0;
-    auto err = az::detail::decode_page(copy, parser, &schema, minimal, &out, 0, 100, total, delivered);
+    auto err = decode(body, parser, &schema, minimal, out);
     INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
     REQUIRE_FALSE(err);
     REQUIRE(out.size() == 5);
@@ -582,10 +591,6 @@ TEST_CASE("fast paths: the next mapped name matched on the document's bytes, and
 TEST_CASE("fast paths: the next mapped name's annotation matched on the document's bytes") {
   const auto& schema = az::detail::schema_of<name_item>();
   simdjson::ondemand::parser parser;
-  auto decode = [&](std::string body, std::vector<name_item>& out) {
-    std::size_t total = 0, delivered = 0;
-    return az::detail::decode_page(body, parser, &schema, true, &out, 0, 100, total, delivered);
-  };
   const std::string head = "{\"value\":[{\"PartitionKey\":\"p\",\"RowKey\":\"1\",";
   const std::string tail = "\"A\":1,\"EightChr\":\"e\",\"SixteenCharsLong\":\"s\",\"SeventeenCharsLng\":\"t\"}]}";
   std::vector<name_item> out;
@@ -594,18 +599,18 @@ TEST_CASE("fast paths: the next mapped name's annotation matched on the document
                        "\"A\":1,\"EightChr@odata.type\":\"Edm.String\",\"EightChr\":\"e\"," +
                        "\"SixteenCharsLong@odata.type\":\"Edm.String\",\"SixteenCharsLong\":\"s\"," +
                        "\"SeventeenCharsLng@odata.type\":\"Edm.String\",\"SeventeenCharsLng\":\"t\"}]}",
-                   out);
+                   parser, &schema, true, out);
   INFO((ok ? ok->message : std::string("ok")));
   REQUIRE_FALSE(ok);
   REQUIRE(out.size() == 1);
   CHECK(out[0].a == 1);
   CHECK(out[0].seventeen == "t");
   // A wrong type, and an annotation that is not a string, name the property.
-  auto wrong = decode(head + "\"EightChr@odata.type\":\"Edm.Int64\"," + tail, out);
+  auto wrong = decode(head + "\"EightChr@odata.type\":\"Edm.Int64\"," + tail, parser, &schema, true, out);
   REQUIRE(wrong);
   CHECK(wrong->message.find("'EightChr'") != std::string::npos);
   CHECK(wrong->message.find("Edm.Int64") != std::string::npos);
-  auto not_string = decode(head + "\"A\":1,\"EightChr@odata.type\":5," + tail, out);
+  auto not_string = decode(head + "\"A\":1,\"EightChr@odata.type\":5," + tail, parser, &schema, true, out);
   REQUIRE(not_string);
   CHECK(not_string->message.find("annotation 'EightChr@odata.type' is not a string") != std::string::npos);
 }
@@ -667,19 +672,12 @@ TEST_CASE("fast paths: decoding into a used vector overwrites every member and d
       "\"Id\":\"00000000-0000-0000-0000-000000000001\",\"When\":\"2030-01-01T00:00:00Z\"}]}";
   const auto& schema = az::detail::schema_of<fast_item>();
   simdjson::ondemand::parser parser;
-  auto decode = [&](const std::string& page, auto& out, const az::detail::entity_schema* s) {
-    std::string copy = page;
-    std::size_t total = 0, delivered = 0;
-    auto err = az::detail::decode_page(copy, parser, s, false, &out, 0, 100, total, delivered);
-    REQUIRE_FALSE(err);
-    CHECK(out.size() == delivered);
-  };
   std::vector<fast_item> used;
-  decode(page1, used, &schema);
+  REQUIRE_FALSE(decode(page1, parser, &schema, false, used));
   REQUIRE(used.size() == 3);
-  decode(page2, used, &schema);
+  REQUIRE_FALSE(decode(page2, parser, &schema, false, used));
   std::vector<fast_item> fresh;
-  decode(page2, fresh, &schema);
+  REQUIRE_FALSE(decode(page2, parser, &schema, false, fresh));
   REQUIRE(used.size() == 1);
   CHECK(used[0].pk == "q");
   CHECK(used[0].rk == "9");
@@ -690,14 +688,14 @@ TEST_CASE("fast paths: decoding into a used vector overwrites every member and d
   CHECK_FALSE(used[0].note);  // absent on page 2: reset, not kept from page 1
 
   std::vector<az::entity> dyn;
-  decode(page1, dyn, nullptr);
+  REQUIRE_FALSE(decode(page1, parser, nullptr, false, dyn));
   REQUIRE(dyn.size() == 3);
   const std::string page3 =
       "{\"value\":[{\"PartitionKey\":\"r\",\"RowKey\":\"1\",\"Other\":5,\"Name\":true},"
       "{\"PartitionKey\":\"r\",\"RowKey\":\"2\"}]}";
-  decode(page3, dyn, nullptr);
+  REQUIRE_FALSE(decode(page3, parser, nullptr, false, dyn));
   std::vector<az::entity> dyn_fresh;
-  decode(page3, dyn_fresh, nullptr);
+  REQUIRE_FALSE(decode(page3, parser, nullptr, false, dyn_fresh));
   REQUIRE(dyn.size() == 2);
   CHECK(dyn == dyn_fresh);
   CHECK(dyn[0].size() == 2);
@@ -803,10 +801,8 @@ TEST_CASE("fast paths: DateTime, Guid, Binary and Int64 text with escapes is une
   const auto& schema = az::detail::schema_of<fast_item>();
   simdjson::ondemand::parser parser;
   for (bool minimal : {true, false}) {
-    std::string copy = body;
     std::vector<fast_item> out;
-    std::size_t total = 0, delivered = 0;
-    auto err = az::detail::decode_page(copy, parser, &schema, minimal, &out, 0, 100, total, delivered);
+    auto err = decode(body, parser, &schema, minimal, out);
     INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
     REQUIRE_FALSE(err);
     REQUIRE(out.size() == 1);
@@ -821,8 +817,7 @@ TEST_CASE("fast paths: DateTime, Guid, Binary and Int64 text with escapes is une
                     "\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57833\","
                     "\"When@odata.type\":\"Edm.DateTime\",\"When\":\"2026-01-02T03:04:05\\u0059\"}]}";
   std::vector<fast_item> out;
-  std::size_t total = 0, delivered = 0;
-  auto err = az::detail::decode_page(bad, parser, &schema, true, &out, 0, 100, total, delivered);
+  auto err = decode(bad, parser, &schema, true, out);
   REQUIRE(err);
   CHECK(err->message.find("When") != std::string::npos);
   CHECK(err->message.find("ISO 8601") != std::string::npos);
@@ -864,13 +859,9 @@ TEST_CASE("fast paths: a struct of more than 64 members: missing, optional and a
     return "{\"value\":[" + e + "}," + e + "}]}";
   };
   simdjson::ondemand::parser parser;
-  auto decode = [&](std::string body, bool minimal, std::vector<wide_item>& out) {
-    std::size_t total = 0, delivered = 0;
-    return az::detail::decode_page(body, parser, &schema, minimal, &out, 0, 100, total, delivered);
-  };
   for (bool minimal : {false, true}) {
     std::vector<wide_item> out;
-    auto err = decode(page(-1, true, ""), minimal, out);
+    auto err = decode(page(-1, true, ""), parser, &schema, minimal, out);
     INFO((err ? err->message : std::string("ok")) << " minimal=" << minimal);
     REQUIRE_FALSE(err);
     REQUIRE(out.size() == 2);
@@ -880,12 +871,12 @@ TEST_CASE("fast paths: a struct of more than 64 members: missing, optional and a
     CHECK(out[1].f68 == 204);
     CHECK(out[1].last == 7);
     // The optional member past the first word: absent reads as empty, in a used vector too.
-    err = decode(page(-1, false, ""), minimal, out);
+    err = decode(page(-1, false, ""), parser, &schema, minimal, out);
     REQUIRE_FALSE(err);
     CHECK_FALSE(out[1].last);
     // A required member past the first word, and one in it, missing.
     for (int skip : {66, 5}) {
-      err = decode(page(skip, true, ""), minimal, out);
+      err = decode(page(skip, true, ""), parser, &schema, minimal, out);
       REQUIRE(err);
       CHECK(err->message.find("'F" + std::to_string(skip) + "'") != std::string::npos);
       CHECK(err->message.find("is missing") != std::string::npos);
@@ -893,10 +884,10 @@ TEST_CASE("fast paths: a struct of more than 64 members: missing, optional and a
   }
   // An annotation of a member past the first word is checked against it.
   std::vector<wide_item> out;
-  auto err = decode(page(-1, true, ",\"F67@odata.type\":\"Edm.Guid\""), true, out);
+  auto err = decode(page(-1, true, ",\"F67@odata.type\":\"Edm.Guid\""), parser, &schema, true, out);
   REQUIRE(err);
   CHECK(err->message.find("'F67'") != std::string::npos);
-  CHECK_FALSE(decode(page(-1, true, ",\"F67@odata.type\":\"Edm.Int32\""), true, out));
+  CHECK_FALSE(decode(page(-1, true, ",\"F67@odata.type\":\"Edm.Int32\""), parser, &schema, true, out));
 }
 
 TEST_CASE("fast paths: the dynamic reader unescapes typed text and type names that its first parse refused") {
