@@ -421,6 +421,26 @@ inline simdjson::error_code string_value(od::value& v, std::string_view& out) no
   return v.get_string().get(out);
 }
 
+/// string_into's other path: a value copy_plain_string refused, unescaped by
+/// simdjson (the text is not scanned again) and assigned. Out of line, so that
+/// the readers' hot loops keep their inlining.
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+inline simdjson::error_code unescaped_string_into(od::value& v, std::string& dst) {
+  std::string_view s;
+  if (auto e = v.get_string().get(s)) return e;
+  overwrite(dst, s);
+  return simdjson::SUCCESS;
+}
+
+/// `dst = ` a string value: copied while scanned (copy_plain_string), or,
+/// when it has an escape, unescaped and assigned. A value that is not a
+/// string is an INCORRECT_TYPE error; `dst` then holds unspecified text.
+inline simdjson::error_code string_into(od::value& v, std::string& dst) {
+  return copy_plain_string(v, dst) ? simdjson::SUCCESS : unescaped_string_into(v, dst);
+}
+
 /// Scratch space of read_entity, reused across calls on one thread so that
 /// reading an entity allocates only what the entity itself keeps.
 struct read_entity_scratch {
@@ -530,13 +550,14 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
     od::json_type jt;
     if (v.type().get(jt)) return bad_json("bad value for '" + std::string(key) + "'");
     const int system = name_is(key, "PartitionKey") ? 1 : name_is(key, "RowKey") ? 2 : name_is(key, "Timestamp") ? 3 : 0;
-    if (system) {
+    if (system == 3) {
       std::string_view s;
-      if (system != 3 && copy_plain_string(v, system == 1 ? e.partition_key : e.row_key)) continue;
       if (jt != od::json_type::string || string_value(v, s)) return bad_json(std::string(key) + " is not a string");
-      if (system == 1) overwrite(e.partition_key, s);
-      else if (system == 2) overwrite(e.row_key, s);
-      else if (datetime t; parse_iso8601_to(s, t)) e.timestamp = t;
+      if (datetime t; parse_iso8601_to(s, t)) e.timestamp = t;
+      continue;
+    }
+    if (system) {
+      if (string_into(v, system == 1 ? e.partition_key : e.row_key)) return bad_json(std::string(key) + " is not a string");
       continue;
     }
     std::optional<edm> annotated;
@@ -548,11 +569,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
         value& out = slot(key);
         if (!annotated || *annotated == edm::string) {
           // Copied as it is scanned for escapes; one with escapes unescaped.
-          std::string& text = value_access::string_slot(out);
-          if (!copy_plain_string(v, text)) {
-            if (v.get_string().get(s)) return bad_json("bad string for '" + std::string(key) + "'");
-            overwrite(text, s);
-          }
+          if (string_into(v, value_access::string_slot(out))) return bad_json("bad string for '" + std::string(key) + "'");
           if (!annotated) waiting.emplace_back().index = n - 1;
         } else if (!raw_string_text(v, s) || !convert_text(s, *annotated, out)) {
           // Text of any other type as written first: none of its forms holds

@@ -331,11 +331,8 @@ class typed_reader {
   }
   /// PartitionKey (`pk`) or RowKey: a string, read into its member.
   std::optional<error> read_key(bool pk, od::value& v, void* out) {
-    std::string& key = *(pk ? s_.partition_key(out) : s_.row_key(out));
-    if (copy_plain_string(v, key)) return std::nullopt;
-    std::string_view sv;
-    if (string_value(v, sv)) return bad_json(std::string(pk ? "PartitionKey" : "RowKey") + " is not a string");
-    overwrite(key, sv);
+    if (string_into(v, *(pk ? s_.partition_key(out) : s_.row_key(out))))
+      return bad_json(std::string(pk ? "PartitionKey" : "RowKey") + " is not a string");
     return std::nullopt;
   }
 
