@@ -615,6 +615,84 @@ TEST_CASE("fast paths: the next mapped name's annotation matched on the document
   CHECK(not_string->message.find("annotation 'EightChr@odata.type' is not a string") != std::string::npos);
 }
 
+namespace {
+struct typed_item {
+  std::string pk, rk;
+  az::etag tag;
+  std::int64_t big = 0;
+  double d = 0;
+  az::guid id;
+  az::binary bytes;
+};
+}  // namespace
+
+template <>
+struct aztables::entity_traits<typed_item> {
+  static constexpr auto partition_key = &typed_item::pk;
+  static constexpr auto row_key = &typed_item::rk;
+  static constexpr auto etag = &typed_item::tag;
+  static constexpr auto properties =
+      aztables::fields(aztables::field("Big", &typed_item::big), aztables::field("D", &typed_item::d),
+                       aztables::field("Id", &typed_item::id), aztables::field("Bytes", &typed_item::bytes));
+};
+
+TEST_CASE("fast paths: an annotation naming the member's own type, odata.etag and Timestamp matched on the bytes") {
+  // The typed reader takes `"<next name>@odata.type":"Edm.<own type>"` from
+  // the bytes after the key, without reading the value; anything else about
+  // the annotation (space, escape, another fitting type, a longer or shorter
+  // name) is read and checked the slow way.
+  const auto& schema = az::detail::schema_of<typed_item>();
+  simdjson::ondemand::parser parser;
+  auto page = [](const std::string& big_annotation, const std::string& etag_value) {
+    return "{\"value\":[{\"odata.etag\":" + etag_value + ",\"PartitionKey\":\"p\",\"RowKey\":\"1\"," + big_annotation +
+           "\"Big\":\"123\",\"D@odata.type\":\"Edm.Double\",\"D\":\"NaN\",\"Id@odata.type\":\"Edm.Guid\","
+           "\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57833\",\"Bytes@odata.type\":\"Edm.Binary\",\"Bytes\":\"AQID\","
+           "\"Timestamp\":\"2026-01-02T03:04:05.1234567Z\"}]}";
+  };
+  const std::string service_etag = "\"W/\\\"datetime'2026-01-02T03%3A04%3A05.1234567Z'\\\"\"";
+  for (const char* annotation : {"\"Big@odata.type\":\"Edm.Int64\",", "\"Big@odata.type\" : \"Edm.Int64\",",
+                                 "\"Big@odata.type\":\"Edm.Int\\u00364\","}) {
+    INFO(annotation);
+    std::vector<typed_item> out;
+    auto err = decode(page(annotation, service_etag), parser, &schema, true, out);
+    INFO((err ? err->message : std::string("ok")));
+    REQUIRE_FALSE(err);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].big == 123);
+    CHECK(std::isnan(out[0].d));
+    CHECK(out[0].id.to_string() == "c9da6455-213d-42c9-9a79-3e9149a57833");
+    CHECK(out[0].bytes == az::binary{1, 2, 3});
+    CHECK(out[0].tag.str() == "W/\"datetime'2026-01-02T03%3A04%3A05.1234567Z'\"");
+    // Decoding again into the used vector, with a plain ETag.
+    REQUIRE_FALSE(decode(page(annotation, "\"abc\""), parser, &schema, true, out));
+    CHECK(out[0].tag.str() == "abc");
+  }
+  // A string-form Int64 with no annotation, or one that does not fit, is refused.
+  struct refused {
+    const char* annotation;
+    const char* says;
+  };
+  for (const refused& r : {refused{"", "Edm.String"}, refused{"\"Big@odata.type\":\"Edm.String\",", "Edm.String"},
+                           refused{"\"Big@odata.type\":\"Edm.Int64x\",", "unknown type Edm.Int64x"},
+                           refused{"\"Big@odata.type\":\"Edm.Int6\",", "unknown type Edm.Int6"}}) {
+    INFO(r.annotation);
+    std::vector<typed_item> out;
+    auto err = decode(page(r.annotation, service_etag), parser, &schema, true, out);
+    REQUIRE(err);
+    CHECK(err->message.find(r.says) != std::string::npos);
+  }
+  // An ETag that is not a string; an annotation that ends the document.
+  std::vector<typed_item> out;
+  auto err = decode(page("", "5"), parser, &schema, true, out);
+  REQUIRE(err);
+  CHECK(err->message.find("odata.etag is not a string") != std::string::npos);
+  err = decode("{\"value\":[{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Big@odata.type\":\"Edm.Int64\"}]}", parser, &schema,
+               true, out);
+  REQUIRE(err);
+  CHECK(err->message.find("'Big'") != std::string::npos);
+  CHECK(err->message.find("is missing") != std::string::npos);
+}
+
 TEST_CASE("fast paths: guid parsing and Edm type names agree with the rules") {
   std::mt19937_64 rng(5);
   static const char chars[] = "0123456789abcdefABCDEF-gG {}";

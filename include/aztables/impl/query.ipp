@@ -206,6 +206,9 @@ class typed_reader {
     quoted_.reserve(s.size + 1);
     for (std::size_t i = 0; i < s.size; ++i) quoted_.push_back(quoted_of(s.fields[i].name));
     quoted_.push_back(quoted_name{});  // past the last member: matches no key
+    own_type_.reserve(s.size);
+    for (std::size_t i = 0; i < s.size; ++i)
+      own_type_.push_back(quoted_of(std::string(":\"") + edm_name(kind_edm(s.fields[i].kind))));
     bits_.resize((s.size + 63) / 64);
     for (auto& b : bits_) b.all = ~std::uint64_t(0);
     if (s.size % 64) bits_.back().all = (std::uint64_t(1) << (s.size % 64)) - 1;
@@ -218,6 +221,7 @@ class typed_reader {
     s_.partition_key(out)->clear();
     s_.row_key(out)->clear();
     if (s_.etag) edm_access::text(*s_.etag(out)).clear();
+    hint_ = 0;  // properties come in mapping order: the first mapped name is expected first
     for (auto item : obj) {
       if (item.error()) return bad_json("bad property in query response");
       od::field& field = item.value_unsafe();
@@ -234,7 +238,16 @@ class typed_reader {
         if (auto e = read_key(pk, field.value(), out)) return e;
         continue;
       } else if (minimal_ && next_annotation_at(key_text)) {
-        if (auto e = annotation(hint_, field.value())) return e;
+        // Usually the annotation names the member's own type, written as the
+        // service writes it (no space, no escape): the bytes after the key
+        // say so, and the value is left for the iteration to step over.
+        if (at(key_text + words_[hint_].n + 12, own_type_[hint_])) annotated(hint_);
+        else if (auto e = annotation(hint_, field.value())) return e;
+        continue;
+      } else if (at(key_text, timestamp_name_)) {
+        continue;  // in every entity, never mapped
+      } else if (s_.etag && at(key_text, etag_name_)) {
+        if (string_into(field.value(), edm_access::text(*s_.etag(out)))) return bad_json("odata.etag is not a string");
         continue;
       } else {
         if (auto e = other_key(field, out, idx)) return e;
@@ -345,14 +358,20 @@ class typed_reader {
     auto t = edm_from_name(tn);
     if (!t) return bad_json("property '" + std::string(s_.fields[i].name) + "': unknown type " + std::string(tn.substr(0, 32)));
     if (!fits(s_.fields[i].kind, *t)) return type_mismatch(s_.fields[i], *t);
+    annotated(i);
+    return std::nullopt;
+  }
+  /// Member `i`'s annotation was read and fits: it confirms a value read
+  /// before it, or types the value still to come.
+  void annotated(std::size_t i) noexcept {
     if (!test(&member_bits::read, i)) set(&member_bits::annotated, i);
     else unset(&member_bits::unconfirmed, i);
-    return std::nullopt;
   }
 
   /// Whether the key text at `p` is the annotation of the next mapped name
   /// (of up to 16 bytes): "<name>@odata.type" (the service writes it just
-  /// before its property). Reads stay within 29 bytes of `p`, in the padding.
+  /// before its property). Reads stay within 29 bytes of `p`, in the padding;
+  /// read()'s look at the value after a match, within 44.
   bool next_annotation_at(const char* p) const noexcept {
     return hint_ < s_.size && starts_with(p, words_[hint_]) && std::memcmp(p + words_[hint_].n, "@odata.type\"", 12) == 0;
   }
@@ -639,8 +658,13 @@ class typed_reader {
   std::vector<member_bits> bits_;
   std::vector<name_words> words_;
   std::vector<quoted_name> quoted_;  ///< per member, and one past the last
+  /// Per member, the text after "<name>@odata.type" when the annotation
+  /// names the member's own type: `:"Edm.Int64"` (at most 16 bytes).
+  std::vector<quoted_name> own_type_;
   const quoted_name pk_name_ = quoted_of("PartitionKey");
   const quoted_name rk_name_ = quoted_of("RowKey");
+  const quoted_name timestamp_name_ = quoted_of("Timestamp");
+  const quoted_name etag_name_ = quoted_of("odata.etag");
   std::size_t hint_ = 0;
 };
 
