@@ -260,18 +260,29 @@ class typed_reader {
     bool complete = true;
     for (const auto& b : bits_) complete &= b.read == b.all && b.unconfirmed == 0;
     if (complete) return std::nullopt;
-    for (std::size_t i = 0; i < s_.size; ++i) {
-      const field_info& f = s_.fields[i];
-      if (!test(&member_bits::read, i)) {
+    // Otherwise only the members with a bit set are visited, in mapping order.
+    for (std::size_t w = 0; w < bits_.size(); ++w) {
+      for (std::uint64_t todo = (bits_[w].all & ~bits_[w].read) | bits_[w].unconfirmed; todo; todo &= todo - 1) {
+        const std::size_t i = 64 * w + static_cast<std::size_t>(lowest_bit(todo));
+        const field_info& f = s_.fields[i];
+        if (test(&member_bits::unconfirmed, i)) return type_mismatch(f, edm::string);
         if (!f.optional)
           return mapping_error(f.name, "is missing from the stored entity (map it to a std::optional member to "
                                        "allow that)");
         f.reset(out);
-      } else if (test(&member_bits::unconfirmed, i)) {
-        return type_mismatch(f, edm::string);
       }
     }
     return std::nullopt;
+  }
+  /// The index of the lowest set bit of `x` (not 0).
+  static int lowest_bit(std::uint64_t x) noexcept {
+#if defined(__GNUC__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) x >>= 1, ++n;
+    return n;
+#endif
   }
 
  private:
@@ -535,7 +546,8 @@ class typed_reader {
     const field_info& f = s_.fields[idx];
     // Without an annotation yet, a string form (Int64, DateTime, Guid, Binary,
     // special Double) read with metadata must still be confirmed by one.
-    const bool provisional = minimal_ && !test(&member_bits::annotated, idx);
+    // (Asked only where a string form was read: most members never need it.)
+    auto provisional = [&] { return minimal_ && !test(&member_bits::annotated, idx); };
     // The common cases first, without asking the value's type: a string
     // member and a string value with no escape, copied as it is scanned; a
     // DateTime, Guid or Binary member whose text as written parses (it then
@@ -548,7 +560,7 @@ class typed_reader {
     } else if (f.kind == field_kind::datetime || f.kind == field_kind::guid || f.kind == field_kind::binary) {
       std::string_view text;
       if (raw_string_text(v, text) && parse_text(f, text, out)) {
-        mark_read(idx, provisional);
+        mark_read(idx, provisional());
         return true;
       }
     }
@@ -592,7 +604,7 @@ class typed_reader {
         } else if (jt == od::json_type::string && wide) {
           if (string_value(v, sv)) return r.w = why::bad_string, false;
           if (!parse_int64(sv, i)) return r.w = why::int64_text, false;
-          confirm = provisional;
+          confirm = provisional();
         } else {
           return r.w = why::wrong_type, false;
         }
@@ -613,7 +625,7 @@ class typed_reader {
           else if (sv == "Infinity" || sv == "INF") d = std::numeric_limits<double>::infinity();
           else if (sv == "-Infinity" || sv == "-INF") d = -std::numeric_limits<double>::infinity();
           else return r.w = why::wrong_type, false;
-          confirm = provisional;
+          confirm = provisional();
         } else {
           return r.w = why::wrong_type, false;
         }
@@ -631,7 +643,7 @@ class typed_reader {
                                              : why::binary_text;
           return false;
         }
-        confirm = provisional;
+        confirm = provisional();
         break;
       }
     }
