@@ -206,6 +206,7 @@ class typed_reader {
     quoted_.reserve(s.size + 1);
     for (std::size_t i = 0; i < s.size; ++i) quoted_.push_back(quoted_of(s.fields[i].name));
     quoted_.push_back(quoted_name{});  // past the last member: matches no key
+    offset_.assign(s.size, -1);
     own_type_.reserve(s.size);
     for (std::size_t i = 0; i < s.size; ++i)
       own_type_.push_back(quoted_of(std::string(":\"") + edm_name(kind_edm(s.fields[i].kind))));
@@ -218,9 +219,10 @@ class typed_reader {
   /// strings keep their storage).
   std::optional<error> read(od::object obj, void* out) {
     for (auto& b : bits_) b.read = b.unconfirmed = b.annotated = 0;
-    s_.partition_key(out)->clear();
-    s_.row_key(out)->clear();
-    if (s_.etag) edm_access::text(*s_.etag(out)).clear();
+    if (!located_) locate(out);
+    partition_key(out).clear();
+    row_key(out).clear();
+    if (s_.etag) etag_text(out).clear();
     hint_ = 0;  // properties come in mapping order: the first mapped name is expected first
     for (auto item : obj) {
       if (item.error()) return bad_json("bad property in query response");
@@ -247,7 +249,7 @@ class typed_reader {
       } else if (at(key_text, timestamp_name_)) {
         continue;  // in every entity, never mapped
       } else if (s_.etag && at(key_text, etag_name_)) {
-        if (string_into(field.value(), edm_access::text(*s_.etag(out)))) return bad_json("odata.etag is not a string");
+        if (string_into(field.value(), etag_text(out))) return bad_json("odata.etag is not a string");
         continue;
       } else {
         if (auto e = other_key(field, out, idx)) return e;
@@ -355,7 +357,7 @@ class typed_reader {
   }
   /// PartitionKey (`pk`) or RowKey: a string, read into its member.
   std::optional<error> read_key(bool pk, od::value& v, void* out) {
-    if (string_into(v, *(pk ? s_.partition_key(out) : s_.row_key(out))))
+    if (string_into(v, pk ? partition_key(out) : row_key(out)))
       return bad_json(std::string(pk ? "PartitionKey" : "RowKey") + " is not a string");
     return std::nullopt;
   }
@@ -417,7 +419,7 @@ class typed_reader {
       if (s_.etag && name_is(key, "odata.etag")) {
         std::string_view tag;
         if (string_value(field.value(), tag)) return bad_json("odata.etag is not a string");
-        overwrite(edm_access::text(*s_.etag(out)), tag);
+        overwrite(etag_text(out), tag);
       }
       return std::nullopt;
     }
@@ -544,6 +546,8 @@ class typed_reader {
 #endif
   bool read_field(std::size_t idx, od::value& v, void* out, failed_read& r) {
     const field_info& f = s_.fields[idx];
+    // (Only where a value is stored: an optional member is emplaced by it.)
+    auto target = [&] { return member(idx, f, out); };
     // Without an annotation yet, a string form (Int64, DateTime, Guid, Binary,
     // special Double) read with metadata must still be confirmed by one.
     // (Asked only where a string form was read: most members never need it.)
@@ -553,13 +557,13 @@ class typed_reader {
     // DateTime, Guid or Binary member whose text as written parses (it then
     // held no escape: the parsers refuse a backslash).
     if (f.kind == field_kind::string) {
-      if (copy_plain_string(v, *static_cast<std::string*>(f.target(out)))) {
+      if (copy_plain_string(v, *static_cast<std::string*>(target()))) {
         mark_read(idx, false);
         return true;
       }
     } else if (f.kind == field_kind::datetime || f.kind == field_kind::guid || f.kind == field_kind::binary) {
       std::string_view text;
-      if (raw_string_text(v, text) && parse_text(f, text, out)) {
+      if (raw_string_text(v, text) && parse_text(f, text, target())) {
         mark_read(idx, provisional());
         return true;
       }
@@ -582,15 +586,15 @@ class typed_reader {
         // refused it, so it is unescaped without looking for one again.)
         if (f.kind == field_kind::string ? v.get_string().get(sv) : string_value(v, sv))
           return r.w = why::bad_string, false;
-        if (f.kind == field_kind::string) overwrite(*static_cast<std::string*>(f.target(out)), sv);
-        else if (!f.enum_from_string(f.target(out), sv)) return r.w = why::enum_name, false;
+        if (f.kind == field_kind::string) overwrite(*static_cast<std::string*>(target()), sv);
+        else if (!f.enum_from_string(target(), sv)) return r.w = why::enum_name, false;
         break;
       }
       case field_kind::boolean: {
         if (jt != od::json_type::boolean) return r.w = why::wrong_type, false;
         bool b = false;
         if (v.get_bool().get(b)) return r.w = why::bad_bool, false;
-        *static_cast<bool*>(f.target(out)) = b;
+        *static_cast<bool*>(target()) = b;
         break;
       }
       case field_kind::int32:
@@ -610,9 +614,9 @@ class typed_reader {
         }
         if (!wide && (i < std::numeric_limits<std::int32_t>::min() || i > std::numeric_limits<std::int32_t>::max()))
           return r.w = why::int32_range, false;
-        if (f.kind == field_kind::int32) *static_cast<std::int32_t*>(f.target(out)) = static_cast<std::int32_t>(i);
-        else if (f.kind == field_kind::int64) *static_cast<std::int64_t*>(f.target(out)) = i;
-        else if (!f.enum_from_int(f.target(out), i)) return r.w = why::enum_range, false;
+        if (f.kind == field_kind::int32) *static_cast<std::int32_t*>(target()) = static_cast<std::int32_t>(i);
+        else if (f.kind == field_kind::int64) *static_cast<std::int64_t*>(target()) = i;
+        else if (!f.enum_from_int(target(), i)) return r.w = why::enum_range, false;
         break;
       }
       case field_kind::double_: {
@@ -629,7 +633,7 @@ class typed_reader {
         } else {
           return r.w = why::wrong_type, false;
         }
-        *static_cast<double*>(f.target(out)) = d;
+        *static_cast<double*>(target()) = d;
         break;
       }
       case field_kind::datetime:
@@ -637,7 +641,7 @@ class typed_reader {
       case field_kind::binary: {
         if (jt != od::json_type::string) return r.w = why::wrong_type, false;
         if (string_value(v, sv)) return r.w = why::bad_string, false;
-        if (!parse_text(f, sv, out)) {
+        if (!parse_text(f, sv, target())) {
           r.w = f.kind == field_kind::datetime ? why::datetime_text
                 : f.kind == field_kind::guid ? why::guid_text
                                              : why::binary_text;
@@ -651,13 +655,41 @@ class typed_reader {
     return true;
   }
 
-  /// Parses the text of a DateTime, Guid or Binary member into it.
-  static bool parse_text(const field_info& f, std::string_view text, void* out) {
+  /// Parses the text of a DateTime, Guid or Binary member into its storage `t`.
+  static bool parse_text(const field_info& f, std::string_view text, void* t) {
     switch (f.kind) {
-      case field_kind::datetime: return parse_iso8601_to(text, *static_cast<datetime*>(f.target(out)));
-      case field_kind::guid: return edm_access::parse_guid(text, *static_cast<guid*>(f.target(out)));
-      default: return base64_decode_to(text, *static_cast<binary*>(f.target(out)));
+      case field_kind::datetime: return parse_iso8601_to(text, *static_cast<datetime*>(t));
+      case field_kind::guid: return edm_access::parse_guid(text, *static_cast<guid*>(t));
+      default: return base64_decode_to(text, *static_cast<binary*>(t));
     }
+  }
+
+  /// Where the members lie in an object, learnt from the first one read: the
+  /// schema's accessors are indirect calls, six per entity for the keys and
+  /// ETag and one per member. A plain member lies at the same offset in every
+  /// object of its type; an optional one still goes through its accessor,
+  /// which emplaces it.
+  void locate(void* out) {
+    char* const base = static_cast<char*>(out);
+    for (std::size_t i = 0; i < s_.size; ++i)
+      if (!s_.fields[i].optional) offset_[i] = static_cast<char*>(s_.fields[i].target(out)) - base;
+    pk_offset_ = reinterpret_cast<char*>(s_.partition_key(out)) - base;
+    rk_offset_ = reinterpret_cast<char*>(s_.row_key(out)) - base;
+    if (s_.etag) etag_offset_ = reinterpret_cast<char*>(&edm_access::text(*s_.etag(out))) - base;
+    located_ = true;
+  }
+  /// Member `i`'s storage in `out` (see locate()).
+  void* member(std::size_t i, const field_info& f, void* out) const {
+    return offset_[i] >= 0 ? static_cast<char*>(out) + offset_[i] : f.target(out);
+  }
+  std::string& partition_key(void* out) const noexcept {
+    return *reinterpret_cast<std::string*>(static_cast<char*>(out) + pk_offset_);
+  }
+  std::string& row_key(void* out) const noexcept {
+    return *reinterpret_cast<std::string*>(static_cast<char*>(out) + rk_offset_);
+  }
+  std::string& etag_text(void* out) const noexcept {
+    return *reinterpret_cast<std::string*>(static_cast<char*>(out) + etag_offset_);
   }
 
   const entity_schema& s_;
@@ -673,6 +705,9 @@ class typed_reader {
   /// Per member, the text after "<name>@odata.type" when the annotation
   /// names the member's own type: `:"Edm.Int64"` (at most 16 bytes).
   std::vector<quoted_name> own_type_;
+  std::vector<std::ptrdiff_t> offset_;  ///< per member: its offset in an object, or -1 (optional: target())
+  std::ptrdiff_t pk_offset_ = 0, rk_offset_ = 0, etag_offset_ = 0;
+  bool located_ = false;
   const quoted_name pk_name_ = quoted_of("PartitionKey");
   const quoted_name rk_name_ = quoted_of("RowKey");
   const quoted_name timestamp_name_ = quoted_of("Timestamp");
