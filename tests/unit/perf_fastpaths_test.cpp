@@ -681,8 +681,21 @@ TEST_CASE("fast paths: an annotation naming the member's own type, odata.etag an
     REQUIRE(err);
     CHECK(err->message.find(r.says) != std::string::npos);
   }
-  // An ETag that is not a string; an annotation that ends the document.
+  // Int64 text with an escape is unescaped, then parsed; a JSON number is read too.
   std::vector<typed_item> out;
+  const std::string head = "{\"value\":[{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Big@odata.type\":\"Edm.Int64\",";
+  const std::string rest = ",\"D\":1.5,\"Id@odata.type\":\"Edm.Guid\",\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57833\","
+                           "\"Bytes@odata.type\":\"Edm.Binary\",\"Bytes\":\"AQID\"}]}";
+  auto escaped = decode(head + "\"Big\":\"-1\\u00323\"" + rest, parser, &schema, true, out);
+  INFO((escaped ? escaped->message : std::string("ok")));
+  REQUIRE_FALSE(escaped);
+  CHECK(out[0].big == -123);
+  REQUIRE_FALSE(decode(head + "\"Big\":77" + rest, parser, &schema, true, out));
+  CHECK(out[0].big == 77);
+  auto bad_int = decode(head + "\"Big\":\"12x\"" + rest, parser, &schema, true, out);
+  REQUIRE(bad_int);
+  CHECK(bad_int->message.find("stored Edm.Int64 value '12x' is not a 64-bit integer") != std::string::npos);
+  // An ETag that is not a string; an annotation that ends the document.
   auto err = decode(page("", "5"), parser, &schema, true, out);
   REQUIRE(err);
   CHECK(err->message.find("odata.etag is not a string") != std::string::npos);

@@ -554,14 +554,15 @@ class typed_reader {
     auto provisional = [&] { return minimal_ && !test(&member_bits::annotated, idx); };
     // The common cases first, without asking the value's type: a string
     // member and a string value with no escape, copied as it is scanned; a
-    // DateTime, Guid or Binary member whose text as written parses (it then
-    // held no escape: the parsers refuse a backslash).
+    // DateTime, Guid, Binary or Int64 member whose text as written parses (it
+    // then held no escape: the parsers refuse a backslash).
     if (f.kind == field_kind::string) {
       if (copy_plain_string(v, *static_cast<std::string*>(target()))) {
         mark_read(idx, false);
         return true;
       }
-    } else if (f.kind == field_kind::datetime || f.kind == field_kind::guid || f.kind == field_kind::binary) {
+    } else if (f.kind == field_kind::datetime || f.kind == field_kind::guid || f.kind == field_kind::binary ||
+               f.kind == field_kind::int64) {
       std::string_view text;
       if (raw_string_text(v, text) && parse_text(f, text, target())) {
         mark_read(idx, provisional());
@@ -655,11 +656,12 @@ class typed_reader {
     return true;
   }
 
-  /// Parses the text of a DateTime, Guid or Binary member into its storage `t`.
+  /// Parses the text of a DateTime, Guid, Binary or Int64 member into its storage `t`.
   static bool parse_text(const field_info& f, std::string_view text, void* t) {
     switch (f.kind) {
       case field_kind::datetime: return parse_iso8601_to(text, *static_cast<datetime*>(t));
       case field_kind::guid: return edm_access::parse_guid(text, *static_cast<guid*>(t));
+      case field_kind::int64: return parse_int64(text, *static_cast<std::int64_t*>(t));
       default: return base64_decode_to(text, *static_cast<binary*>(t));
     }
   }
