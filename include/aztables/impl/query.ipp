@@ -208,8 +208,13 @@ class typed_reader {
     quoted_.push_back(quoted_name{});  // past the last member: matches no key
     offset_.assign(s.size, -1);
     own_type_.reserve(s.size);
-    for (std::size_t i = 0; i < s.size; ++i)
-      own_type_.push_back(quoted_of(std::string(":\"") + edm_name(kind_edm(s.fields[i].kind))));
+    for (std::size_t i = 0; i < s.size; ++i) {
+      char text[16] = {':', '"'};  // `:"Edm.<type>`, at most 14 bytes
+      const char* type = edm_name(kind_edm(s.fields[i].kind));
+      const std::size_t n = std::strlen(type);
+      std::memcpy(text + 2, type, n);
+      own_type_.push_back(quoted_of(std::string_view(text, n + 2)));
+    }
     bits_.resize((s.size + 63) / 64);
     for (auto& b : bits_) b.all = ~std::uint64_t(0);
     if (s.size % 64) bits_.back().all = (std::uint64_t(1) << (s.size % 64)) - 1;
