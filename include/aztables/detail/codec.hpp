@@ -4,6 +4,7 @@
 #pragma once
 
 #include <aztables/detail/bytes.hpp>
+#include <aztables/detail/simd.hpp>
 #include <aztables/entity.hpp>
 #include <aztables/detail/per_thread.hpp>
 
@@ -15,19 +16,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-
-// base64 decoding 16 characters at a time needs SSSE3's byte shuffle: x86-64
-// builds compile that block decoder for SSSE3 and pick it at run time (every
-// x86-64 CPU since 2007 has it), unless the build already targets SSSE3.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <tmmintrin.h>
-#define AZTABLES_BASE64_SSSE3 1
-#if defined(__SSSE3__)
-#define AZTABLES_SSSE3_TARGET
-#else
-#define AZTABLES_SSSE3_TARGET __attribute__((target("ssse3")))
-#endif
-#endif
 
 AZTABLES_NAMESPACE_BEGIN
 namespace detail {
@@ -128,7 +116,7 @@ struct base64_group_tables {
 };
 inline constexpr base64_group_tables base64_group_decode{};
 
-#if defined(AZTABLES_BASE64_SSSE3)
+#if defined(AZTABLES_SSSE3)
 /// Decodes whole blocks of 16 alphabet characters (four groups) from `in`
 /// into 12 bytes each at `o`, for at most `groups` groups; returns how many
 /// groups it decoded. It stops before a block holding any character outside
@@ -175,18 +163,6 @@ AZTABLES_SSSE3_TARGET inline std::size_t base64_decode_blocks_ssse3(const unsign
   return g;
 }
 
-/// Whether this CPU runs base64_decode_blocks_ssse3 (asked once).
-inline bool base64_ssse3_available() noexcept {
-#if defined(__SSSE3__)
-  return true;
-#else
-  static const bool yes = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("ssse3") != 0;
-  }();
-  return yes;
-#endif
-}
 #endif
 
 /// Strict standard base64 (padding required when the length is not a
@@ -208,8 +184,8 @@ inline bool base64_decode_to(std::string_view s, binary& out) {
   const auto& g4 = base64_group_decode.d;
   std::uint32_t bad = 0;
   std::size_t g = 0;
-#if defined(AZTABLES_BASE64_SSSE3)
-  if (full >= 4 && base64_ssse3_available()) {
+#if defined(AZTABLES_SSSE3)
+  if (full >= 4 && ssse3_available()) {
     g = base64_decode_blocks_ssse3(in, full, o);
     in += 4 * g;
     o += 3 * g;
