@@ -281,6 +281,9 @@ class typed_reader {
     }
     return std::nullopt;
   }
+
+ private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   /// The index of the lowest set bit of `x` (not 0).
   static int lowest_bit(std::uint64_t x) noexcept {
 #if defined(__GNUC__)
@@ -291,9 +294,6 @@ class typed_reader {
     return n;
 #endif
   }
-
- private:
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
   /// Members 64w to 64w + 63, one bit each (see bits_).
   struct member_bits {
