@@ -500,6 +500,17 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
   auto& waiting = scratch.waiting;
   notes.clear();
   waiting.clear();
+  // A bit per hash (length, first and last byte) of the names in `waiting`:
+  // an annotation whose name's bit is clear has no value waiting (the usual
+  // case: the service writes each annotation before its value) and skips
+  // the search.
+  std::uint64_t waiting_names = 0;
+  auto name_bit = [](std::string_view name) {
+    const std::size_t h = name.empty() ? 0
+                                       : name.size() + static_cast<unsigned char>(name.front()) +
+                                             3 * static_cast<std::size_t>(static_cast<unsigned char>(name.back()));
+    return std::uint64_t(1) << (h & 63);
+  };
   const std::size_t hint = scratch.last_size;
   if (props.size() < hint) e.reserve(hint + hint / 4 + 1);
   for (auto item : obj) {
@@ -524,7 +535,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
       if (!t) t = edm_from_name(tn);
       if (!t) return bad_json("property '" + std::string(pname) + "': unknown type " + std::string(tn.substr(0, 32)));
       // Convert a value that came before its annotation.
-      for (auto it = waiting.begin(); it != waiting.end(); ++it) {
+      for (auto it = waiting.begin(); (waiting_names & name_bit(pname)) && it != waiting.end(); ++it) {
         property& p = props[it->index];
         if (p.name != pname) continue;
         value converted;
@@ -575,7 +586,10 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
         if (!annotated || *annotated == edm::string) {
           // Copied as it is scanned for escapes; one with escapes unescaped.
           if (string_into(v, value_access::string_slot(out))) return bad_json("bad string for '" + std::string(key) + "'");
-          if (!annotated) waiting.emplace_back().index = n - 1;
+          if (!annotated) {
+            waiting.emplace_back().index = n - 1;
+            waiting_names |= name_bit(key);
+          }
         } else if (!raw_string_text(v, s) || !convert_text(s, *annotated, out)) {
           // Text of any other type as written first: none of its forms holds
           // a backslash, so only text with escapes fails here and is read
@@ -592,6 +606,7 @@ inline std::optional<error> read_entity_into(od::object obj, entity& e, std::siz
           auto& w = waiting.emplace_back();
           w.index = n - 1;
           w.number = tok;
+          waiting_names |= name_bit(key);
         }
         break;
       }
