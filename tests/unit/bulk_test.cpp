@@ -6,6 +6,7 @@
 #include <aztables/bulk.hpp>
 #include <aztables/detail/pacing.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <map>
@@ -332,7 +333,10 @@ TEST_CASE("bulk: progress is reported on the calling thread, ending at total", "
   REQUIRE(!calls.empty());
   CHECK(same_thread);
   CHECK(calls.back() == std::make_pair(std::size_t{601}, std::size_t{601}));
-  for (std::size_t i = 1; i < calls.size(); ++i) CHECK(calls[i].first > calls[i - 1].first);
+  // How many calls there are depends on how the workers' completions
+  // interleave; that they only go up does not (one assertion either way).
+  CHECK(std::adjacent_find(calls.begin(), calls.end(),
+                           [](const auto& a, const auto& b) { return b.first <= a.first; }) == calls.end());
 }
 
 TEST_CASE("bulk: an exception from the progress callback stops and is rethrown", "[bulk]") {
