@@ -359,6 +359,8 @@ TEST_CASE("escaping: keys in URL paths (quote doubled, then percent-encoded)", "
   using az::detail::entity_path;
   CHECK(entity_path("t", "pk1", "rk1") == "t(PartitionKey='pk1',RowKey='rk1')");
   CHECK(entity_path("t", "O'Brien", "it''s") == "t(PartitionKey='O%27%27Brien',RowKey='it%27%27%27%27s')");
+  CHECK(entity_path("t", "'", "a'") == "t(PartitionKey='%27%27',RowKey='a%27%27')");
+  CHECK(entity_path("t", "''x", "'a'b'") == "t(PartitionKey='%27%27%27%27x',RowKey='%27%27a%27%27b%27%27')");
   CHECK(entity_path("t", "a b", "100%") == "t(PartitionKey='a%20b',RowKey='100%25')");
   CHECK(entity_path("t", "a+b", "x&y=z") == "t(PartitionKey='a%2Bb',RowKey='x%26y%3Dz')");
   CHECK(entity_path("t", "h\xc3\xa9", "\xf0\x9f\x98\x80") == "t(PartitionKey='h%C3%A9',RowKey='%F0%9F%98%80')");

@@ -192,10 +192,15 @@ class client_core : public std::enable_shared_from_this<client_core> {
 
   /// Absolute URL for a path relative to the endpoint base (no query).
   std::string url_for(std::string_view path) const {
-    const std::string base = ep_.base_url();
+    // Written piece by piece into one buffer (ep_.base_url() would build a
+    // temporary string per request).
     std::string u;
-    u.reserve(base.size() + 1 + path.size() + 1 + sas_.size() + 64);  // room for a query too
-    u += base;
+    u.reserve(ep_.scheme.size() + 3 + ep_.authority.size() + ep_.base_path.size() + 1 + path.size() + 1 + sas_.size() +
+              64);  // room for a query too
+    u += ep_.scheme;
+    u += "://";
+    u += ep_.authority;
+    u += ep_.base_path;
     u += '/';
     u.append(path.data(), path.size());
     return u;

@@ -64,13 +64,15 @@ inline std::string percent_decode(std::string_view s, bool plus_is_space = false
 /// A key as it appears inside `(PartitionKey='...',RowKey='...')` in a URL
 /// path: single quotes doubled (OData), then percent-encoded.
 inline void append_key_literal(std::string& out, std::string_view key) {
-  std::string doubled;
-  doubled.reserve(key.size() + 2);
-  for (char c : key) {
-    doubled += c;
-    if (c == '\'') doubled += '\'';
+  // One pass, no temporary: a quote becomes its doubled, encoded form.
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (key[i] != '\'') continue;
+    percent_encode_to(out, key.substr(from, i - from));
+    out += "%27%27";
+    from = i + 1;
   }
-  percent_encode_to(out, doubled);
+  percent_encode_to(out, key.substr(from));
 }
 
 /// "table(PartitionKey='p',RowKey='r')" with both keys escaped.
