@@ -230,6 +230,29 @@ TEST_CASE("curl transport: request bytes as sent", "[core][curl]") {
   CHECK(raw.find("Expect:") == std::string::npos);  // no 100-continue round trip
 }
 
+TEST_CASE("curl transport: a reused connection sends this request's headers only", "[core][curl]") {
+  // Header lines are built in buffers kept with the pooled handle: the second
+  // request, shorter and with fewer headers, must not carry any of the first's.
+  local_server srv([](const std::string&) { return ok_response(); });
+  auto t = az::make_curl_transport();
+  auto first = request("PUT", srv.url("/t1"), "{\"A\":1}");
+  first.headers.add("X-Long", repeat("v", 300));
+  first.headers.add("X-Gone", "first-only");
+  first.headers.add("X-Empty", "");
+  REQUIRE(t->send(first));
+  auto second = request("GET", srv.url("/t2"));
+  second.headers.add("X-Kept", "second");
+  REQUIRE(t->send(second));
+  REQUIRE(srv.requests().size() == 2);
+  CHECK(srv.connections() == 1);  // the same connection, so the same pooled buffers
+  const std::string raw = srv.requests().at(1);
+  CHECK_THAT(raw, Catch::StartsWith("GET /t2 HTTP/1.1\r\n"));
+  CHECK_THAT(raw, Catch::Contains("\r\nX-Kept: second\r\n"));
+  for (const char* gone : {"X-Long", "X-Gone", "X-Empty", "Content-Type", "Expect", "\r\nv"})
+    CHECK(raw.find(gone) == std::string::npos);
+  CHECK_THAT(raw, Catch::EndsWith("\r\n\r\n"));
+}
+
 TEST_CASE("curl transport: verbs without and with bodies", "[core][curl]") {
   local_server srv([](const std::string&) { return std::string("HTTP/1.1 204 No Content\r\n\r\n"); });
   auto t = az::make_curl_transport();
