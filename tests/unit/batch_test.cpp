@@ -285,6 +285,16 @@ TEST_CASE("batch: every rule is checked before sending, naming the action", "[ba
     b.insert(sample("r1")).upsert(sample("r2")).erase({"p", "r1"}, aztables::etag::any());
     expect_invalid(b, 2, "'r1' is already used by action 0");
   }
+  SECTION("a RowKey twice among 100 actions: each earlier key is found") {
+    // Every pair (j, 99) with action 99 repeating action j's key: the check
+    // must find the first use wherever it sits in the table of seen keys.
+    for (int j = 0; j < 99; ++j) {
+      auto b = f.make_batch();
+      for (int i = 0; i < 99; ++i) b.insert(sample("r" + std::to_string(i * 7919)));
+      b.upsert(sample("r" + std::to_string(j * 7919)));
+      expect_invalid(b, 99, "'r" + std::to_string(j * 7919) + "' is already used by action " + std::to_string(j) + ":");
+    }
+  }
   SECTION("an invalid entity") {
     auto b = f.make_batch();
     b.insert(sample("r1")).insert(aztables::entity("p", "a/b"));

@@ -19,7 +19,6 @@
 #include <string>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
 
 AZTABLES_NAMESPACE_BEGIN
 namespace detail {
@@ -176,8 +175,10 @@ inline result<std::string> build_batch_body(const batch_target& t, const std::ve
                 entity_json_size_estimate(a.entity);
   out.reserve(std::min(estimate, max_batch_body_bytes + 65536));
   append_batch_start(out, b.batch, b.changeset);
-  std::unordered_map<std::string_view, std::size_t> row_keys;
-  row_keys.reserve(actions.size() * 2);
+  // RowKeys seen so far: open addressing over at most 100 actions, index + 1
+  // per slot (0 = empty), so the duplicate check allocates nothing.
+  std::array<std::uint8_t, 256> row_key_slots{};
+  static_assert(max_batch_actions < 256 && max_batch_actions * 2 <= 256, "row_key_slots holds every action");
   const std::string& pk0 = actions.front().entity.partition_key;
   std::size_t next_deferred = 0;
   for (std::size_t i = 0; i < actions.size(); ++i) {
@@ -192,12 +193,17 @@ inline result<std::string> build_batch_body(const batch_target& t, const std::ve
                                                                       ": all actions of a batch must share one "
                                                                       "PartitionKey"),
                           i, a.kind);
-    auto [it, fresh] = row_keys.emplace(a.entity.row_key, i);
-    if (!fresh)
-      return action_error(error::invalid_argument("RowKey", show_key(a.entity.row_key) + " is already used by action " +
-                                                                std::to_string(it->second) +
-                                                                ": a batch may act on each entity only once"),
-                          i, a.kind);
+    std::size_t slot = std::hash<std::string_view>()(a.entity.row_key) & (row_key_slots.size() - 1);
+    while (row_key_slots[slot] != 0) {
+      const std::size_t seen = row_key_slots[slot] - 1u;
+      if (actions[seen].entity.row_key == a.entity.row_key)
+        return action_error(error::invalid_argument("RowKey", show_key(a.entity.row_key) + " is already used by action " +
+                                                                  std::to_string(seen) +
+                                                                  ": a batch may act on each entity only once"),
+                            i, a.kind);
+      slot = (slot + 1) & (row_key_slots.size() - 1);
+    }
+    row_key_slots[slot] = static_cast<std::uint8_t>(i + 1);
     if (out.size() + end.size() > max_batch_body_bytes)
       return action_error(error::invalid_argument("batch body", "would exceed the 4 MiB limit (4194304 bytes) with "
                                                                 "this action; split the batch"),
