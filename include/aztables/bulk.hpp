@@ -44,9 +44,11 @@ struct bulk_options {
   double account_rate = 20000;
   /// Called on the thread that called `write()` as outcomes arrive, with
   /// the number of actions whose outcome is known (written or failed) and
-  /// the total; the last call has done == total. Calls may skip values. An
-  /// exception thrown here stops sending (batches in flight finish) and is
-  /// rethrown from `write()`.
+  /// the total; the last call has done == total. Calls may skip values.
+  /// While it runs, workers finish the batches they have but take no new
+  /// one: keep it quick. An exception thrown here stops sending (only the
+  /// batches in flight when it was called finish) and is rethrown from
+  /// `write()`.
   std::function<void(std::size_t done, std::size_t total)> on_progress;
   /// The monotonic clock used for pacing; null: std::chrono::steady_clock.
   std::function<std::chrono::steady_clock::time_point()> now;

@@ -347,8 +347,10 @@ TEST_CASE("bulk: an exception from the progress callback stops and is rethrown",
     bool thrown = false;
   };
   auto fl = std::make_shared<flag>();
-  // The second batch is held until the callback has thrown, so the worker
-  // sees the stop before it takes a third.
+  // The second batch, if the worker takes it before the callback starts, is
+  // held until the callback has thrown. No batch is taken while the callback
+  // runs, so the worker sees the stop before it could take a third: one or
+  // two requests, however the threads interleave.
   f.t->set_default([fl, t = f.t.get()](const aztables::http_request& rq) -> aztables::result<aztables::http_response> {
     if (t->request_count() >= 2) {
       std::unique_lock<std::mutex> lk(fl->mu);

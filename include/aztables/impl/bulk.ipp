@@ -149,6 +149,7 @@ AZTABLES_DECL result<bulk_result> bulk_writer::write() {
   std::size_t running = 0;              // workers still alive
   std::size_t cursor = 0;               // round-robin position over partitions
   bool stop = false;
+  bool reporting = false;  // on_progress is running: no batch is taken until it returns
   detail::pacer pace(opt_.partition_rate, opt_.account_rate);
   auto now = [&] { return opt_.now ? opt_.now() : std::chrono::steady_clock::now(); };
   auto sleep_for = [&](std::chrono::nanoseconds d) {
@@ -181,7 +182,7 @@ AZTABLES_DECL result<bulk_result> bulk_writer::write() {
       {
         std::unique_lock<std::mutex> lk(mu);
         bool got = false;
-        cv.wait(lk, [&] { return stop || remaining == 0 || (got = take(pi, chunk)); });
+        cv.wait(lk, [&] { return stop || remaining == 0 || (!reporting && (got = take(pi, chunk))); });
         if (!got) break;
       }
       if (pace.enabled()) {
@@ -218,6 +219,8 @@ AZTABLES_DECL result<bulk_result> bulk_writer::write() {
   for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(worker);
 
   // Progress is reported on this thread, so the callback needs no locking.
+  // While it runs no worker takes a new batch, so a callback that throws
+  // stops the writer with only the batches already in flight sent.
   std::exception_ptr thrown;
   std::size_t reported = static_cast<std::size_t>(-1);
   for (;;) {
@@ -229,15 +232,20 @@ AZTABLES_DECL result<bulk_result> bulk_writer::write() {
       d = done;
       finished = running == 0;
     }
-    if (opt_.on_progress && !thrown && (d != reported || finished) && out.total > 0) {
+    if (opt_.on_progress && !thrown && d != reported && out.total > 0) {
+      {
+        std::lock_guard<std::mutex> lk(mu);
+        reporting = true;
+      }
       try {
-        if (d != reported) opt_.on_progress(d, out.total);
+        opt_.on_progress(d, out.total);
       } catch (...) {
         thrown = std::current_exception();
-        std::lock_guard<std::mutex> lk(mu);
-        stop = true;
-        cv.notify_all();
       }
+      std::lock_guard<std::mutex> lk(mu);
+      reporting = false;
+      if (thrown) stop = true;
+      cv.notify_all();
     }
     reported = d;
     if (finished) break;
