@@ -8,7 +8,6 @@
 
 #include <aztables/config.hpp>
 #include <aztables/detail/bytes.hpp>
-#include <aztables/detail/simd.hpp>
 
 #include <array>
 #include <chrono>
@@ -76,14 +75,11 @@ class guid {
   /// Parses into `g` (left unchanged on failure). The 32 digits are read as
   /// four words of 8 (SWAR: checked and converted 8 at a time) and the bytes
   /// stored as two words: byte-wise stores read back as one 16-byte copy
-  /// stalled store forwarding, in profiles.
+  /// stalled store forwarding, in profiles. (The query readers use
+  /// detail::parse_guid, which reads 16 digits per register where it can.)
   static bool parse_to(std::string_view s, guid& g) noexcept {
-    if (s.size() == 38 && s.front() == '{' && s.back() == '}') s = s.substr(1, 36);
-    if (s.size() != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') return false;
-    const char* p = s.data();
-#if defined(AZTABLES_SSSE3)
-    if (detail::ssse3_available()) return hex32_ssse3(p, g);
-#endif
+    const char* p = digits_of(s);
+    if (!p) return false;
     std::uint32_t b0, b1, b2, b3;
     using detail::load4;
     using detail::load8;
@@ -93,6 +89,13 @@ class guid {
     detail::store8(g.bytes_.data(), b0 | std::uint64_t(b1) << 32);
     detail::store8(g.bytes_.data() + 8, b2 | std::uint64_t(b3) << 32);
     return true;
+  }
+  /// The 36-character form in `s` (braces stripped) with its dashes checked,
+  /// or nullptr; its digits are not checked yet.
+  static const char* digits_of(std::string_view s) noexcept {
+    if (s.size() == 38 && s.front() == '{' && s.back() == '}') s = s.substr(1, 36);
+    if (s.size() != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') return nullptr;
+    return s.data();
   }
   /// Eight hex digits (the first in the low byte of `x`) to four bytes (the
   /// first in the low byte of `out`); false if any is not a hex digit.
@@ -113,41 +116,6 @@ class guid {
     out = static_cast<std::uint32_t>(t | (t >> 16));
     return true;
   }
-#if defined(AZTABLES_SSSE3)
-  /// The 32 digits of the 36-character form at `p` (dashes already checked)
-  /// into `g`'s bytes, 16 digits per register: two shuffles gather them
-  /// from around the dashes, compares check them, and a multiply-add and a
-  /// pack join the digit pairs. False (g unchanged) if any is not hex.
-  AZTABLES_SSSE3_TARGET static bool hex32_ssse3(const char* p, guid& g) noexcept {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));       // text[0, 16)
-    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));  // text[16, 32)
-    const __m128i z = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 20));  // text[20, 36)
-    // Digits 0-15 are text 0-7, 9-12, 14-17; digits 16-31 are text 19-22, 24-35.
-    const __m128i lo = _mm_or_si128(_mm_shuffle_epi8(x, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, -1, -1)),
-                                    _mm_shuffle_epi8(y, _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                                      -1, -1, 0, 1)));
-    const __m128i hi = _mm_or_si128(_mm_shuffle_epi8(y, _mm_setr_epi8(3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                                      -1, -1, -1, -1)),
-                                    _mm_shuffle_epi8(z, _mm_setr_epi8(-1, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
-    int valid = 0xFFFF;
-    // Each digit's value: '0'-'9' less '0' is at most 9; 'a'-'f' and 'A'-'F'
-    // (bit 5 set) less 'a' is at most 5 (unsigned compares through min).
-    auto nibbles = [&valid](__m128i c) {  // (SSE2 only)
-      const __m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));
-      const __m128i a = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
-      const __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-      const __m128i is_a = _mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(5)), a);
-      valid &= _mm_movemask_epi8(_mm_or_si128(is_d, is_a));
-      return _mm_or_si128(_mm_and_si128(is_d, d), _mm_and_si128(is_a, _mm_add_epi8(a, _mm_set1_epi8(10))));
-    };
-    // Pairs of digits (first one high) into bytes: 16 * first + second per 16 bits, packed.
-    const __m128i weights = _mm_set1_epi16(0x0110);
-    const __m128i bytes = _mm_packus_epi16(_mm_maddubs_epi16(nibbles(lo), weights), _mm_maddubs_epi16(nibbles(hi), weights));
-    if (valid != 0xFFFF) return false;
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(g.bytes_.data()), bytes);
-    return true;
-  }
-#endif
   std::array<std::uint8_t, 16> bytes_{};
 };
 
@@ -198,6 +166,10 @@ namespace detail {
 struct edm_access {
   /// Parses a GUID straight into `g`; false (g unchanged) if `s` is not one.
   static bool parse_guid(std::string_view s, guid& g) noexcept { return guid::parse_to(s, g); }
+  /// guid::parse's shape check: the 36-character form (braces stripped), or nullptr.
+  static const char* guid_digits(std::string_view s) noexcept { return guid::digits_of(s); }
+  /// A GUID's bytes, to store in place.
+  static std::uint8_t* bytes(guid& g) noexcept { return g.bytes_.data(); }
   /// The text of an ETag, to assign in place.
   static std::string& text(aztables::etag& t) noexcept { return t.value_; }
 };

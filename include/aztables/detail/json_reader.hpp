@@ -133,7 +133,7 @@ inline bool convert_text(std::string_view s, edm type, value& out) {
     }
     case edm::guid: {
       guid g;
-      if (!edm_access::parse_guid(s, g)) return false;
+      if (!parse_guid(s, g)) return false;
       out = value(g);
       return true;
     }

@@ -665,7 +665,7 @@ class typed_reader {
   static bool parse_text(const field_info& f, std::string_view text, void* t) {
     switch (f.kind) {
       case field_kind::datetime: return parse_iso8601_to(text, *static_cast<datetime*>(t));
-      case field_kind::guid: return edm_access::parse_guid(text, *static_cast<guid*>(t));
+      case field_kind::guid: return parse_guid(text, *static_cast<guid*>(t));
       case field_kind::int64: return parse_int64(text, *static_cast<std::int64_t*>(t));
       default: return base64_decode_to(text, *static_cast<binary*>(t));
     }
