@@ -695,6 +695,21 @@ TEST_CASE("fast paths: an annotation naming the member's own type, odata.etag an
   auto bad_int = decode(head + "\"Big\":\"12x\"" + rest, parser, &schema, true, out);
   REQUIRE(bad_int);
   CHECK(bad_int->message.find("stored Edm.Int64 value '12x' is not a 64-bit integer") != std::string::npos);
+  // An annotated Double in text form: both readers take a number or the
+  // three specials and refuse anything else.
+  for (const char* text : {"1.5", "-2e-3", "Infinity", "1.5x", "", " 1"}) {
+    INFO(text);
+    const std::string entity = "{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Big\":1,\"D@odata.type\":\"Edm.Double\","
+                               "\"D\":\"" + std::string(text) + "\",\"Id@odata.type\":\"Edm.Guid\","
+                               "\"Id\":\"c9da6455-213d-42c9-9a79-3e9149a57833\",\"Bytes@odata.type\":\"Edm.Binary\","
+                               "\"Bytes\":\"AQID\"}";
+    std::string dynamic_body = entity;
+    auto dynamic = az::detail::parse_entity(dynamic_body);
+    auto typed = decode("{\"value\":[" + entity + "]}", parser, &schema, true, out);
+    REQUIRE(static_cast<bool>(dynamic) == !typed);
+    if (dynamic) CHECK(out[0].d == *dynamic->get("D")->as_double());
+    if (dynamic && std::string(text) == "1.5") CHECK(out[0].d == 1.5);
+  }
   // An ETag that is not a string; an annotation that ends the document.
   auto err = decode(page("", "5"), parser, &schema, true, out);
   REQUIRE(err);

@@ -95,6 +95,19 @@ inline std::optional<edm> edm_from_name(std::string_view n) noexcept {
   return std::nullopt;
 }
 
+/// An Edm.Double written as a JSON string: NaN, Infinity, -Infinity (or
+/// INF, -INF), or a number in text (both readers accept the same forms).
+inline bool double_from_text(std::string_view s, double& d) noexcept {
+  if (s == "NaN") d = std::numeric_limits<double>::quiet_NaN();
+  else if (s == "Infinity" || s == "INF") d = std::numeric_limits<double>::infinity();
+  else if (s == "-Infinity" || s == "-INF") d = -std::numeric_limits<double>::infinity();
+  else {
+    auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+    return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
+  }
+  return true;
+}
+
 /// Converts the string form of a value (how Int64, DateTime, Guid, Binary and
 /// special Doubles travel) to `type`; false when `s` is not of that form.
 inline bool convert_text(std::string_view s, edm type, value& out) {
@@ -114,15 +127,9 @@ inline bool convert_text(std::string_view s, edm type, value& out) {
       return true;
     }
     case edm::double_: {
-      if (s == "NaN") out = value(std::numeric_limits<double>::quiet_NaN());
-      else if (s == "Infinity" || s == "INF") out = value(std::numeric_limits<double>::infinity());
-      else if (s == "-Infinity" || s == "-INF") out = value(-std::numeric_limits<double>::infinity());
-      else {
-        double d = 0;
-        auto r = std::from_chars(s.data(), s.data() + s.size(), d);
-        if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty()) return false;
-        out = value(d);
-      }
+      double d = 0;
+      if (!double_from_text(s, d)) return false;
+      out = value(d);
       return true;
     }
     case edm::datetime: {

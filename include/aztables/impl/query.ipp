@@ -631,10 +631,7 @@ class typed_reader {
           if (v.get_double().get(d)) return r.w = why::bad_double, false;
         } else if (jt == od::json_type::string) {
           if (string_value(v, sv)) return r.w = why::bad_string, false;
-          if (sv == "NaN") d = std::numeric_limits<double>::quiet_NaN();
-          else if (sv == "Infinity" || sv == "INF") d = std::numeric_limits<double>::infinity();
-          else if (sv == "-Infinity" || sv == "-INF") d = -std::numeric_limits<double>::infinity();
-          else return r.w = why::wrong_type, false;
+          if (!double_from_text(sv, d)) return r.w = why::wrong_type, false;
           confirm = provisional();
         } else {
           return r.w = why::wrong_type, false;
