@@ -26,6 +26,14 @@ if(TARGET partition_stress)
   set_tests_properties(examples:partition_stress PROPERTIES SKIP_RETURN_CODE 77 LABELS "azurite;examples" TIMEOUT 120)
 endif()
 
+if(TARGET bulk_import)
+  # Cancelled from its progress callback after 1,000 of 4,000 rows, then run again.
+  add_test(NAME examples:bulk_import_cancel
+           COMMAND sh -c "${_aztables_with_azurite}" sh $<TARGET_FILE:bulk_import> 4000 --stop-after 1000)
+  set_tests_properties(examples:bulk_import_cancel PROPERTIES SKIP_RETURN_CODE 77 LABELS "azurite;examples" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "cancelled after [0-9]+ rows: [0-9]+ rows are stored.*OK: all 4000 valid rows written")
+endif()
+
 foreach(example time_series log_tail hot_partition dual_row_batch bulk_import)
   if(TARGET ${example})
     add_test(NAME examples:${example} COMMAND sh -c "${_aztables_with_azurite}" sh $<TARGET_FILE:${example}>)
