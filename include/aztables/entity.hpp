@@ -7,6 +7,7 @@
 #include <aztables/config.hpp>
 #include <aztables/edm.hpp>
 #include <aztables/error.hpp>
+#include <aztables/detail/schema.hpp>
 #include <aztables/mapping.hpp>
 
 #include <cstdint>

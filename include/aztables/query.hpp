@@ -18,6 +18,7 @@
 #include <aztables/config.hpp>
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
+#include <aztables/detail/schema.hpp>
 #include <aztables/mapping.hpp>
 
 #include <cstddef>

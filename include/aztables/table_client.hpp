@@ -8,6 +8,7 @@
 #include <aztables/entity.hpp>
 #include <aztables/error.hpp>
 #include <aztables/options.hpp>
+#include <aztables/detail/schema.hpp>
 #include <aztables/mapping.hpp>
 #include <aztables/query.hpp>
 
