@@ -45,16 +45,12 @@
 #include <aztables/config.hpp>
 #include <aztables/edm.hpp>
 
-#include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 AZTABLES_NAMESPACE_BEGIN
 

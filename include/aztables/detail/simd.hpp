@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SSSE3 code paths (byte shuffles) for the base64 and GUID readers
 // (detail/codec.hpp): x86-64 builds compile them for SSSE3 and pick them at
-// run time (every x86-64 CPU
-// since 2007 has it), unless the build already targets SSSE3. Other targets
-// use the portable code.
+// run time (every x86-64 CPU since 2007 has it), unless the build already
+// targets SSSE3. Other targets use the portable code.
 #pragma once
 
 #include <aztables/config.hpp>
